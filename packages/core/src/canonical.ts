@@ -1,0 +1,63 @@
+/**
+ * Canonical JSON: keys sorted, no white space, `undefined` members left out. One pass over the
+ * value, so the cost is linear in its size.
+ */
+import type { JsonValue } from './json';
+
+/** Encode a JSON value canonically (stable key order), for storage and for sealing. */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = [];
+  write(value, out);
+  return out.join('');
+}
+
+function write(value: unknown, out: string[]): void {
+  if (value === null) {
+    out.push('null');
+    return;
+  }
+  switch (typeof value) {
+    case 'string':
+      out.push(JSON.stringify(value));
+      return;
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError('Cannot encode a non-finite number as JSON');
+      out.push(JSON.stringify(value));
+      return;
+    case 'boolean':
+      out.push(value ? 'true' : 'false');
+      return;
+    case 'object':
+      break;
+    default:
+      throw new TypeError(`Cannot encode a ${typeof value} as JSON`);
+  }
+  if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      const item = value[i];
+      write(item === undefined ? null : item, out);
+    }
+    out.push(']');
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  out.push('{');
+  let first = true;
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (!first) out.push(',');
+    first = false;
+    out.push(JSON.stringify(key), ':');
+    write(member, out);
+  }
+  out.push('}');
+}
+
+/** A deep copy of a JSON value (structuredClone would also copy non-JSON values silently). */
+export function cloneJson<T extends JsonValue>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

@@ -1,0 +1,314 @@
+/**
+ * The agent loop of DESIGN section 4, written once over a model port and engine tools. Adapters
+ * build on {@link createContinuableAgent}; users of the core alone can too.
+ */
+import { listActions, splitActionId } from './actions';
+import { parseContinuation } from './codec';
+import { checkDecisions } from './decisions';
+import { ContinuationError } from './errors';
+import { diffFingerprints, fingerprintAgent } from './fingerprint';
+import { addUsage, type AgentRef, type AuditEntry, type Continuation, emptyUsage } from './format';
+import type { JsonObject } from './json';
+import { inputMessages, type Message, textOf, toolCallsOf } from './messages';
+import type { ModelPort, ModelRequest, ModelResponse, ToolSpec } from './model';
+import { type SuspendWhen, toPredicates } from './predicates';
+import type { Decisions, RunEvent, RunOptions, RunResult } from './protocol';
+import { newId, type RunState, snapshot, stateFromContinuation } from './run-state';
+import type { AgentStream, AgentStreamEvent } from './stream';
+import { createStream } from './stream';
+import type { ToolDefinition } from './tools';
+import { type CallDecisions, rejection, settleTurn } from './turn';
+
+/** Configuration of {@link createContinuableAgent}. */
+export interface ContinuableAgentConfig {
+  name: string;
+  /** The adapter name recorded in continuations; `core` by default. */
+  framework?: string;
+  description?: string;
+  /** The system prompt, sent on every model call and never stored in the transcript. */
+  instructions?: string;
+  model: ModelPort;
+  tools?: readonly ToolDefinition[];
+  /** Predicates checked before every model call; when one fires the run suspends. */
+  suspendWhen?: SuspendWhen | readonly SuspendWhen[];
+  /** On a rejected call: tell the model and go on (default), or end the run as rejected. */
+  onReject?: 'continue' | 'end';
+  /** A tool that throws: its message goes to the model as an error result (default), or the run throws. */
+  toolErrors?: 'model' | 'throw';
+}
+
+/** What a streamed run accepts: a new input, or a continuation with decisions. */
+export type StreamInput = string | Message[] | { continuation: Continuation | string; decisions?: Decisions };
+
+/** A {@link ContinuableAgent} made by the engine, which can also stream. */
+export interface EngineAgent {
+  readonly name: string;
+  readonly framework: string;
+  readonly description?: string;
+  readonly tools: ReadonlyMap<string, ToolDefinition>;
+  run(input: string | Message[], options?: RunOptions): Promise<RunResult<string>>;
+  resume(continuation: Continuation | string, decisions?: Decisions, options?: RunOptions): Promise<RunResult<string>>;
+  checkDecisions(continuation: Continuation, decisions: Decisions): Promise<void>;
+  /** Run or resume while yielding text deltas and tool events; the last event carries the result. */
+  stream(input: StreamInput, options?: RunOptions): AgentStream<string>;
+  /** The fingerprint continuations of this agent carry. */
+  fingerprint(): Promise<string>;
+}
+
+/** Thrown when the model call fails; `continuation` holds the last good state, to resume later. */
+export class ModelCallError extends ContinuationError {
+  readonly continuation: Continuation;
+  constructor(continuation: Continuation, cause: unknown) {
+    super('MODEL_ERROR', `The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.continuation = continuation;
+  }
+}
+
+/**
+ * Build a continuable agent from a model port and tools.
+ *
+ * @example
+ * ```ts
+ * const agent = createContinuableAgent({
+ *   name: 'accounts',
+ *   instructions: 'You help with bank accounts.',
+ *   model,                       // a ModelPort: an adapter's, or a scripted one in tests
+ *   tools: [lookupAccount, transfer],
+ * });
+ * const result = await agent.run('Send 50 EUR to Bob');
+ * ```
+ */
+export function createContinuableAgent(config: ContinuableAgentConfig): EngineAgent {
+  const framework = config.framework ?? 'core';
+  const tools = new Map<string, ToolDefinition>();
+  for (const tool of config.tools ?? []) {
+    if (tools.has(tool.name)) throw new ContinuationError('INVALID_OPERATION', `Two tools are named "${tool.name}".`);
+    tools.set(tool.name, tool);
+  }
+  const specs: ToolSpec[] = [...tools.values()].map((tool) => ({
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    inputSchema: tool.inputSchema,
+  }));
+  const predicates = toPredicates(config.suspendWhen);
+  let fingerprint: Promise<string> | undefined;
+  const getFingerprint = () => {
+    fingerprint ??= fingerprintAgent({ instructions: config.instructions, tools: specs });
+    return fingerprint;
+  };
+
+  const agentRef = async (): Promise<AgentRef> => ({ name: config.name, framework, fingerprint: await getFingerprint() });
+
+  async function start(input: string | Message[], options: RunOptions, sink?: StreamSink): Promise<RunResult<string>> {
+    const state: RunState = {
+      runId: options.runId ?? newId(),
+      agent: await agentRef(),
+      messages: inputMessages(input),
+      step: 0,
+      usage: emptyUsage(),
+      metadata: options.metadata ?? {},
+      audit: [],
+      pending: new Map(),
+      done: new Map(),
+      segment: { startedAt: Date.now(), step: 0, usage: emptyUsage() },
+    };
+    return drive(state, new Map(), false, options, sink);
+  }
+
+  async function resume(
+    input: Continuation | string,
+    decisions: Decisions = {},
+    options: RunOptions = {},
+    sink?: StreamSink,
+  ): Promise<RunResult<string>> {
+    const continuation = parseContinuation(input);
+    if (continuation.agent.name !== config.name) {
+      throw new ContinuationError(
+        'AGENT_MISMATCH',
+        `This continuation belongs to agent "${continuation.agent.name}", not "${config.name}".`,
+      );
+    }
+    const current = await getFingerprint();
+    const saved = continuation.agent.fingerprint;
+    if (saved && continuation.agent.framework === framework && saved !== current && !options.allowChangedAgent) {
+      throw new ContinuationError(
+        'AGENT_CHANGED',
+        `Agent "${config.name}" changed since this continuation was made: ${diffFingerprints(saved, current).join('; ')}. Pass allowChangedAgent to resume anyway.`,
+        { details: diffFingerprints(saved, current) },
+      );
+    }
+    for (const entry of continuation.pending) {
+      if (!tools.has(entry.toolName)) {
+        throw new ContinuationError(
+          'UNKNOWN_TOOL',
+          `Agent "${config.name}" has no tool "${entry.toolName}", which the continuation waits on.`,
+          { details: { toolName: entry.toolName } },
+        );
+      }
+    }
+    const last = continuation.messages[continuation.messages.length - 1];
+    if (continuation.pending.length === 0 && continuation.suspendedBy.type === 'actions' && toolCallsOf(last).length === 0) {
+      throw new ContinuationError('NOT_RESUMABLE', 'This continuation waits for nothing: its run already ended.');
+    }
+    await checkDecisions(continuation, decisions, tools);
+
+    const state = stateFromContinuation(continuation, await agentRef());
+    state.audit.push(...auditEntries(continuation, decisions));
+    const byCall = new Map<string, CallDecisions>();
+    for (const [id, decision] of Object.entries(decisions)) {
+      const { head, rest } = splitActionId(id);
+      const slot = byCall.get(head) ?? {};
+      if (rest === undefined) slot.decision = { actionId: id, value: decision };
+      else (slot.children ??= {})[rest] = decision;
+      byCall.set(head, slot);
+    }
+    if (config.onReject === 'end') {
+      for (const slot of byCall.values()) {
+        if (slot.decision?.value.type !== 'reject') continue;
+        const entry = state.pending.get(splitActionId(slot.decision.actionId).head)!;
+        return {
+          status: 'rejected',
+          runId: state.runId,
+          messages: state.messages,
+          usage: state.usage,
+          step: state.step,
+          rejection: {
+            actionId: slot.decision.actionId,
+            toolName: entry.toolName,
+            ...(slot.decision.value.reason ? { reason: slot.decision.value.reason } : {}),
+            ...(slot.decision.value.by ? { by: slot.decision.value.by } : {}),
+          },
+        };
+      }
+    }
+    return drive(state, byCall, continuation.suspendedBy.type === 'predicate', options, sink);
+  }
+
+  async function drive(
+    state: RunState,
+    decisions: ReadonlyMap<string, CallDecisions>,
+    skipPredicates: boolean,
+    options: RunOptions,
+    sink: StreamSink | undefined,
+  ): Promise<RunResult<string>> {
+    const emit = async (event: RunEvent) => {
+      sink?.event(event);
+      await options.onEvent?.(event);
+    };
+    const checkpoint = () => snapshot(state, { type: 'checkpoint' });
+    let turnDecisions = decisions;
+    for (;;) {
+      const calls = toolCallsOf(state.messages[state.messages.length - 1]);
+      if (calls.length > 0) {
+        await settleTurn(
+          { state, tools, toolErrors: config.toolErrors ?? 'model', signal: options.signal, emit, checkpoint },
+          calls,
+          turnDecisions,
+        );
+        turnDecisions = new Map();
+        if (state.pending.size > 0) {
+          const kinds = [...new Set([...state.pending.values()].map((entry) => entry.kind))];
+          return suspend(state, snapshot(state, { type: 'actions', kinds }), emit);
+        }
+        state.messages.push({
+          role: 'tool',
+          content: calls.map((call) => {
+            const done = state.done.get(call.toolCallId)!;
+            return {
+              type: 'tool-result' as const,
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              output: done.output,
+              ...(done.isError ? { isError: true } : {}),
+            };
+          }),
+        });
+        state.done.clear();
+      }
+
+      if (!skipPredicates && predicates.length > 0) {
+        const context = {
+          runId: state.runId,
+          step: state.step,
+          usage: state.usage,
+          messages: state.messages,
+          segment: state.segment,
+          now: Date.now(),
+        };
+        const fired: string[] = [];
+        for (const predicate of predicates) if (await predicate.check(context)) fired.push(predicate.name);
+        if (fired.length > 0) return suspend(state, snapshot(state, { type: 'predicate', predicates: fired }), emit);
+      }
+      skipPredicates = false;
+
+      const request: ModelRequest = {
+        ...(config.instructions === undefined ? {} : { instructions: config.instructions }),
+        messages: state.messages,
+        tools: specs,
+        step: state.step,
+        ...(options.signal ? { signal: options.signal } : {}),
+      };
+      let response: ModelResponse;
+      try {
+        response = sink && config.model.stream ? await sink.model(config.model.stream(request)) : await config.model.generate(request);
+      } catch (error) {
+        throw new ModelCallError(checkpoint(), error);
+      }
+      state.step += 1;
+      state.usage = addUsage(state.usage, response.usage);
+      state.messages.push(response.message);
+      await emit({ type: 'model-call', runId: state.runId, step: state.step, message: response.message, usage: state.usage, checkpoint });
+
+      if (toolCallsOf(response.message).length === 0) {
+        const output = textOf(response.message);
+        await emit({ type: 'complete', runId: state.runId, output, messages: state.messages, usage: state.usage });
+        return { status: 'completed', output, messages: state.messages, runId: state.runId, usage: state.usage, step: state.step };
+      }
+    }
+  }
+
+  async function suspend(state: RunState, continuation: Continuation, emit: (event: RunEvent) => Promise<void>) {
+    await emit({ type: 'suspend', runId: state.runId, continuation });
+    return { status: 'suspended' as const, continuation, actions: listActions(continuation) };
+  }
+
+  return {
+    name: config.name,
+    framework,
+    ...(config.description === undefined ? {} : { description: config.description }),
+    tools,
+    run: (input, options = {}) => start(input, options),
+    resume: (continuation, decisions, options = {}) => resume(continuation, decisions, options),
+    checkDecisions: (continuation, decisions) => checkDecisions(continuation, decisions, tools),
+    fingerprint: getFingerprint,
+    stream: (input, options = {}) =>
+      createStream<string>((sink) =>
+        typeof input === 'string' || Array.isArray(input)
+          ? start(input, options, sink)
+          : resume(input.continuation, input.decisions, options, sink),
+      ),
+  };
+}
+
+/** How the engine feeds a stream: run events, and model deltas when the port streams. */
+export interface StreamSink {
+  event(event: RunEvent): void;
+  model(events: AsyncIterable<import('./model').ModelStreamEvent>): Promise<ModelResponse>;
+}
+
+function auditEntries(continuation: Continuation, decisions: Decisions): AuditEntry[] {
+  const actions = new Map(listActions(continuation).map((action) => [action.id, action]));
+  const at = new Date().toISOString();
+  return Object.entries(decisions).map(([actionId, decision]) => {
+    const action = actions.get(actionId)!;
+    const entry: AuditEntry = { actionId, type: decision.type, toolName: action.toolName, toolCallId: action.toolCallId, at, args: action.args };
+    if (decision.by) entry.by = decision.by;
+    if (decision.type !== 'input' && decision.reason) entry.reason = decision.reason;
+    if (decision.type === 'approve' && decision.args !== undefined) entry.editedArgs = decision.args;
+    if (decision.type === 'input') entry.value = decision.value;
+    return entry;
+  });
+}
+
+export type { AgentStream, AgentStreamEvent, JsonObject };
+export { rejection };

@@ -1,0 +1,226 @@
+/**
+ * The continuation object, format version 1 (DESIGN section 3): one JSON value that captures a
+ * suspended agent run, recursive through the `child` of pending `agent` entries.
+ */
+import { z } from 'zod';
+import { type JsonObject, type JsonValue, jsonObjectSchema, jsonValueSchema } from './json';
+import { type Message, messageSchema } from './messages';
+
+/** The constant tag every continuation carries in its `format` field. */
+export const FORMAT = 'agent-continuation' as const;
+/** The format version this build writes. */
+export const CURRENT_VERSION = 1 as const;
+/** Every version this build reads; older ones are migrated to {@link CURRENT_VERSION}. */
+export const SUPPORTED_VERSIONS: readonly number[] = [1];
+
+/** Token usage, summed over model calls. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** Which agent definition can resume a continuation. */
+export interface AgentRef {
+  name: string;
+  /** The adapter that made it: `core`, `openai`, `vercel-ai`, `langgraph`, ... */
+  framework: string;
+  /** Digest of instructions and tool schemas, readable per part; see `fingerprintAgent`. */
+  fingerprint?: string;
+}
+
+interface PendingBase {
+  toolCallId: string;
+  toolName: string;
+  /** The arguments the tool runs with (the edited ones once an edit was approved). */
+  args: JsonValue;
+  /** Set once a human approved this call, so a later suspension inside the tool does not ask again. */
+  approved?: boolean;
+  /**
+   * Results of the tool's earlier `requestInput` / sub-agent calls, in order, for a tool that
+   * suspended more than once: on resume the tool runs from its start and these are replayed.
+   */
+  journal?: JsonValue[];
+}
+
+/** A tool call waiting for a human yes or no before it runs. */
+export interface PendingApproval extends PendingBase {
+  kind: 'approval';
+}
+
+/** A tool waiting for a human's answer: a human tool, or a tool that called `ctx.requestInput`. */
+export interface PendingInput extends PendingBase {
+  kind: 'input';
+  /** What the human is asked (any JSON). */
+  request: JsonValue;
+}
+
+/** A tool call that ran a sub-agent which itself suspended. */
+export interface PendingAgent extends PendingBase {
+  kind: 'agent';
+  child: Continuation;
+}
+
+/** One thing a suspended run waits for. */
+export type PendingEntry = PendingApproval | PendingInput | PendingAgent;
+
+/** A settled tool call of the current model turn, so that it never runs twice. */
+export interface DoneEntry {
+  toolCallId: string;
+  toolName: string;
+  output: JsonValue;
+  isError?: boolean;
+}
+
+/** Why a run stopped. */
+export type SuspendReason =
+  | { type: 'actions'; kinds: Array<PendingEntry['kind']> }
+  | { type: 'predicate'; predicates: string[] }
+  | { type: 'checkpoint' };
+
+/** One applied decision, as kept in the audit trail. */
+export interface AuditEntry {
+  actionId: string;
+  type: 'approve' | 'reject' | 'input';
+  toolName: string;
+  toolCallId: string;
+  at: string;
+  by?: string;
+  reason?: string;
+  /** The arguments the model asked for. */
+  args?: JsonValue;
+  /** The arguments a human replaced them with, when edited. */
+  editedArgs?: JsonValue;
+  /** The answer given to an input request. */
+  value?: JsonValue;
+}
+
+/** An HMAC over the canonical encoding of everything but the seal itself. */
+export interface Seal {
+  alg: 'HMAC-SHA256';
+  keyId?: string;
+  mac: string;
+}
+
+/** A suspended agent run, as one JSON value. */
+export interface Continuation {
+  format: typeof FORMAT;
+  version: typeof CURRENT_VERSION;
+  /** Unique for this suspension. */
+  id: string;
+  /** Stable for the whole run, across every suspend and resume. */
+  runId: string;
+  agent: AgentRef;
+  messages: Message[];
+  pending: PendingEntry[];
+  done: DoneEntry[];
+  /** Model calls made so far. */
+  step: number;
+  usage: Usage;
+  suspendedBy: SuspendReason;
+  /** Adapter-native data for same-framework resume; never needed for cross-framework resume. */
+  state?: JsonValue;
+  /** The user's own JSON, carried through untouched. */
+  metadata: JsonObject;
+  decisions: AuditEntry[];
+  createdAt: string;
+  seal?: Seal;
+}
+
+const nonNegativeInt = z.number().int().nonnegative();
+
+export const usageSchema: z.ZodType<Usage> = z.object({
+  inputTokens: nonNegativeInt,
+  outputTokens: nonNegativeInt,
+  totalTokens: nonNegativeInt,
+});
+
+const pendingBase = {
+  toolCallId: z.string().min(1),
+  toolName: z.string().min(1),
+  args: jsonValueSchema,
+  approved: z.boolean().optional(),
+  journal: z.array(jsonValueSchema).optional(),
+};
+
+const pendingKindSchema = z.enum(['approval', 'input', 'agent']);
+
+export const pendingEntrySchema: z.ZodType<PendingEntry> = z.lazy(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('approval'), ...pendingBase }).strict(),
+    z.object({ kind: z.literal('input'), request: jsonValueSchema, ...pendingBase }).strict(),
+    z.object({ kind: z.literal('agent'), child: continuationSchema, ...pendingBase }).strict(),
+  ]),
+);
+
+export const auditEntrySchema: z.ZodType<AuditEntry> = z
+  .object({
+    actionId: z.string().min(1),
+    type: z.enum(['approve', 'reject', 'input']),
+    toolName: z.string().min(1),
+    toolCallId: z.string().min(1),
+    at: z.string(),
+    by: z.string().optional(),
+    reason: z.string().optional(),
+    args: jsonValueSchema.optional(),
+    editedArgs: jsonValueSchema.optional(),
+    value: jsonValueSchema.optional(),
+  })
+  .strict();
+
+/** The zod schema of a continuation, recursive through pending `agent` entries. */
+export const continuationSchema: z.ZodType<Continuation> = z
+  .object({
+    format: z.literal(FORMAT),
+    version: z.literal(CURRENT_VERSION),
+    id: z.string().min(1),
+    runId: z.string().min(1),
+    agent: z
+      .object({ name: z.string().min(1), framework: z.string().min(1), fingerprint: z.string().optional() })
+      .strict(),
+    messages: z.array(messageSchema),
+    pending: z.array(pendingEntrySchema),
+    done: z.array(
+      z
+        .object({
+          toolCallId: z.string().min(1),
+          toolName: z.string().min(1),
+          output: jsonValueSchema,
+          isError: z.boolean().optional(),
+        })
+        .strict(),
+    ),
+    step: nonNegativeInt,
+    usage: usageSchema,
+    suspendedBy: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('actions'), kinds: z.array(pendingKindSchema) }).strict(),
+      z.object({ type: z.literal('predicate'), predicates: z.array(z.string()) }).strict(),
+      z.object({ type: z.literal('checkpoint') }).strict(),
+    ]),
+    state: jsonValueSchema.optional(),
+    metadata: jsonObjectSchema,
+    decisions: z.array(auditEntrySchema),
+    createdAt: z.iso.datetime({ offset: true }),
+    seal: z
+      .object({ alg: z.literal('HMAC-SHA256'), keyId: z.string().optional(), mac: z.string().min(1) })
+      .strict()
+      .optional(),
+  })
+  .strict() as z.ZodType<Continuation>;
+
+/** Zero usage. */
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+}
+
+/** Sum two usages. */
+export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
+  if (!b) return a;
+  const inputTokens = a.inputTokens + (b.inputTokens ?? 0);
+  const outputTokens = a.outputTokens + (b.outputTokens ?? 0);
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: a.totalTokens + (b.totalTokens ?? (b.inputTokens ?? 0) + (b.outputTokens ?? 0)),
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * @agent-continuations/core: the continuation format, the suspend/resume engine, the agent
+ * protocol and the stores API. No framework, no `node:` import.
+ */
+export { actionId, listActions, splitActionId } from './actions';
+export { canonicalJson } from './canonical';
+export { type ParseOptions, parseContinuation, serializeContinuation } from './codec';
+export { checkDecisions } from './decisions';
+export {
+  type ContinuableAgentConfig,
+  createContinuableAgent,
+  type EngineAgent,
+  ModelCallError,
+  type StreamInput,
+} from './engine';
+export { ContinuationError, type ErrorCode, isContinuationError } from './errors';
+export { diffFingerprints, fingerprintAgent } from './fingerprint';
+export {
+  type AgentRef,
+  type AuditEntry,
+  addUsage,
+  type Continuation,
+  CURRENT_VERSION,
+  continuationSchema,
+  type DoneEntry,
+  emptyUsage,
+  FORMAT,
+  type PendingAgent,
+  type PendingApproval,
+  type PendingEntry,
+  type PendingInput,
+  SUPPORTED_VERSIONS,
+  type Seal,
+  type SuspendReason,
+  type Usage,
+} from './format';
+export { type JsonObject, type JsonValue, jsonValueSchema } from './json';
+export { createMemoryStore } from './memory-store';
+export {
+  type AssistantMessage,
+  type FilePart,
+  type ImagePart,
+  inputMessages,
+  type Message,
+  messageSchema,
+  type ReasoningPart,
+  type SystemMessage,
+  type TextPart,
+  type ToolCallPart,
+  type ToolMessage,
+  type ToolResultPart,
+  textOf,
+  toolCallsOf,
+  type UserMessage,
+} from './messages';
+export type { ModelPort, ModelRequest, ModelResponse, ModelStreamEvent, ToolSpec } from './model';
+export {
+  everyTurns,
+  maxDuration,
+  maxTokens,
+  onAbort,
+  type PredicateContext,
+  type SuspendPredicate,
+  type SuspendWhen,
+} from './predicates';
+export type {
+  Action,
+  ActionPathSegment,
+  ApproveDecision,
+  CompletedResult,
+  ContinuableAgent,
+  Decision,
+  Decisions,
+  InputDecision,
+  RejectDecision,
+  RejectedResult,
+  RunEvent,
+  RunOptions,
+  RunResult,
+  SuspendedResult,
+} from './protocol';
+export { type ResumeStoredOptions, resumeStored } from './resume-stored';
+export { type SealOptions, sealContinuation, verifySeal } from './seal';
+export {
+  type Claim,
+  type ClaimOptions,
+  type ContinuationStore,
+  DEFAULT_LEASE_MS,
+  type ListFilter,
+  type ListPage,
+  metadataMatches,
+  type SaveOptions,
+  type StoreCapabilities,
+  type StoredContinuation,
+  type StoredStatus,
+  type StoredSummary,
+  summarize,
+} from './store';
+export type { AgentStream, AgentStreamEvent } from './stream';
+export {
+  type AgentToolOptions,
+  type ApprovalContext,
+  agentTool,
+  defineTool,
+  humanTool,
+  type JsonSchema,
+  type ToolContext,
+  type ToolDefinition,
+  type Validation,
+  zodJsonSchema,
+  zodValidator,
+} from './tools';

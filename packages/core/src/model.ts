@@ -1,0 +1,57 @@
+/**
+ * The model port: the one thing an adapter implements to let the engine call its framework's
+ * model. One call, one assistant message.
+ */
+import type { Usage } from './format';
+import type { AssistantMessage, Message, ToolCallPart } from './messages';
+import type { JsonSchema } from './tools';
+
+/** A tool as the model sees it. */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  inputSchema: JsonSchema;
+}
+
+/** One model call. */
+export interface ModelRequest {
+  /** The agent's instructions (system prompt); not part of the transcript. */
+  instructions?: string;
+  messages: readonly Message[];
+  tools: readonly ToolSpec[];
+  /** Model calls made before this one in the run. */
+  step: number;
+  signal?: AbortSignal;
+}
+
+/** What one model call returns. */
+export interface ModelResponse {
+  message: AssistantMessage;
+  usage?: Partial<Usage>;
+  finishReason?: string;
+}
+
+/** Deltas while a model call streams; the last event is always `finish`. */
+export type ModelStreamEvent =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'reasoning-delta'; delta: string }
+  | { type: 'tool-call'; toolCall: ToolCallPart }
+  | { type: 'finish'; response: ModelResponse };
+
+/**
+ * Implemented by each adapter over its framework's model.
+ *
+ * @example
+ * ```ts
+ * const model: ModelPort = {
+ *   async generate({ instructions, messages, tools }) {
+ *     const reply = await callMyProvider(instructions, messages, tools);
+ *     return { message: { role: 'assistant', content: reply.text }, usage: reply.usage };
+ *   },
+ * };
+ * ```
+ */
+export interface ModelPort {
+  generate(request: ModelRequest): Promise<ModelResponse>;
+  stream?(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}

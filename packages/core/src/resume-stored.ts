@@ -1,0 +1,53 @@
+/**
+ * Resume a stored continuation under a claim, so that two workers (or a double-clicked button)
+ * never resume it twice.
+ */
+import type { Decisions, ContinuableAgent, RunOptions, RunResult } from './protocol';
+import { ContinuationError } from './errors';
+import type { ClaimOptions, ContinuationStore, SaveOptions } from './store';
+
+/** Options of {@link resumeStored}. */
+export interface ResumeStoredOptions extends RunOptions, ClaimOptions {
+  /** How to save the next continuation when the run suspends again. */
+  save?: SaveOptions;
+}
+
+/**
+ * Claim `id`, resume it with `decisions`, save the next continuation if the run suspends again,
+ * and mark `id` resumed. A second call for the same `id` fails with `CLAIM_CONFLICT` and runs
+ * nothing. When checking the decisions fails, the claim is given back and nothing ran.
+ *
+ * @example
+ * ```ts
+ * const result = await resumeStored(store, agent, continuationId, {
+ *   [actionId]: { type: 'approve', by: 'ann@example.com' },
+ * });
+ * ```
+ */
+export async function resumeStored<Output>(
+  store: ContinuationStore,
+  agent: ContinuableAgent<any, Output>,
+  id: string,
+  decisions: Decisions = {},
+  options: ResumeStoredOptions = {},
+): Promise<RunResult<Output>> {
+  const claim = await store.claim(id, options);
+  const stored = await store.load(id);
+  if (!stored) {
+    throw new ContinuationError('NOT_FOUND', `Continuation "${id}" disappeared from the store.`);
+  }
+  try {
+    await agent.checkDecisions?.(stored.continuation, decisions);
+  } catch (error) {
+    await store.release(claim);
+    throw error;
+  }
+  // From here on tools may run: the claim is completed whatever happens, so nothing runs twice.
+  try {
+    const result = await agent.resume(stored.continuation, decisions, options);
+    if (result.status === 'suspended') await store.save(result.continuation, options.save);
+    return result;
+  } finally {
+    await store.complete(claim);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The mutable state of one run segment, and how it becomes a continuation.
+ */
+import { CURRENT_VERSION, type AgentRef, type AuditEntry, type Continuation, type DoneEntry, FORMAT, type PendingEntry, type SuspendReason, type Usage } from './format';
+import type { JsonObject } from './json';
+import { type Message, toolCallsOf } from './messages';
+
+export interface RunState {
+  runId: string;
+  agent: AgentRef;
+  messages: Message[];
+  step: number;
+  usage: Usage;
+  metadata: JsonObject;
+  audit: AuditEntry[];
+  /** Unsettled calls of the current turn, by tool-call id. */
+  pending: Map<string, PendingEntry>;
+  /** Settled calls of the current turn, by tool-call id. */
+  done: Map<string, DoneEntry>;
+  segment: { startedAt: number; step: number; usage: Usage };
+}
+
+/** A new id for a run or a suspension. */
+export function newId(): string {
+  return crypto.randomUUID();
+}
+
+/** The state a continuation describes, ready to drive. */
+export function stateFromContinuation(continuation: Continuation, agent: AgentRef): RunState {
+  return {
+    runId: continuation.runId,
+    agent,
+    messages: [...continuation.messages],
+    step: continuation.step,
+    usage: { ...continuation.usage },
+    metadata: continuation.metadata,
+    audit: [...continuation.decisions],
+    pending: new Map(continuation.pending.map((entry) => [entry.toolCallId, entry])),
+    done: new Map(continuation.done.map((entry) => [entry.toolCallId, entry])),
+    segment: { startedAt: Date.now(), step: continuation.step, usage: { ...continuation.usage } },
+  };
+}
+
+/** Freeze the state into a continuation. Pending and done follow the order of the turn's calls. */
+export function snapshot(state: RunState, suspendedBy: SuspendReason, extra: { state?: Continuation['state'] } = {}): Continuation {
+  const order = toolCallsOf(state.messages[state.messages.length - 1]).map((call) => call.toolCallId);
+  const byTurnOrder = <T extends { toolCallId: string }>(map: Map<string, T>): T[] =>
+    order.filter((id) => map.has(id)).map((id) => map.get(id)!);
+  const continuation: Continuation = {
+    format: FORMAT,
+    version: CURRENT_VERSION,
+    id: newId(),
+    runId: state.runId,
+    agent: { ...state.agent },
+    messages: [...state.messages],
+    pending: byTurnOrder(state.pending),
+    done: byTurnOrder(state.done),
+    step: state.step,
+    usage: { ...state.usage },
+    suspendedBy,
+    metadata: state.metadata,
+    decisions: [...state.audit],
+    createdAt: new Date().toISOString(),
+  };
+  if (extra.state !== undefined) continuation.state = extra.state;
+  return continuation;
+}

@@ -1,0 +1,84 @@
+/**
+ * Streaming a run: an async iterable of events that ends with the run's result.
+ */
+import type { JsonValue } from './json';
+import type { ModelResponse, ModelStreamEvent } from './model';
+import type { RunEvent, RunResult } from './protocol';
+import type { ToolCallPart } from './messages';
+
+/** What a streamed run yields. The last event is always `result` (or the iteration throws). */
+export type AgentStreamEvent<Output = string> =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'reasoning-delta'; delta: string }
+  | { type: 'tool-call'; toolCall: ToolCallPart }
+  | { type: 'tool-result'; toolCallId: string; toolName: string; output: JsonValue; isError: boolean }
+  | { type: 'step'; step: number }
+  | { type: 'result'; result: RunResult<Output> };
+
+/** A streamed run: iterate it for events, or await `result`. */
+export interface AgentStream<Output = string> extends AsyncIterable<AgentStreamEvent<Output>> {
+  readonly result: Promise<RunResult<Output>>;
+}
+
+interface Sink {
+  event(event: RunEvent): void;
+  model(events: AsyncIterable<ModelStreamEvent>): Promise<ModelResponse>;
+}
+
+/** Run `work` with a sink that turns engine events into stream events. */
+export function createStream<Output>(work: (sink: Sink) => Promise<RunResult<Output>>): AgentStream<Output> {
+  const queue: AgentStreamEvent<Output>[] = [];
+  let wake: (() => void) | undefined;
+  let finished = false;
+  let failure: { error: unknown } | undefined;
+  const push = (event: AgentStreamEvent<Output>) => {
+    queue.push(event);
+    wake?.();
+  };
+  const sink: Sink = {
+    event(event) {
+      if (event.type === 'tool-result') {
+        push({ type: 'tool-result', toolCallId: event.toolCallId, toolName: event.toolName, output: event.output, isError: event.isError });
+      } else if (event.type === 'model-call') {
+        push({ type: 'step', step: event.step });
+      }
+    },
+    async model(events) {
+      for await (const event of events) {
+        if (event.type === 'finish') return event.response;
+        push(event);
+      }
+      throw new Error('The model stream ended without a finish event.');
+    },
+  };
+  const result = work(sink).then(
+    (value) => {
+      push({ type: 'result', result: value });
+      finished = true;
+      wake?.();
+      return value;
+    },
+    (error: unknown) => {
+      failure = { error };
+      finished = true;
+      wake?.();
+      throw error;
+    },
+  );
+  // The iterator reports the failure; an unobserved `result` must not crash the process.
+  result.catch(() => {});
+  return {
+    result,
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        while (queue.length > 0) yield queue.shift()!;
+        if (failure) throw failure.error;
+        if (finished) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+    },
+  };
+}
