@@ -12,4 +12,11 @@ export {
   type ScriptedTurn,
   scriptedModel,
   toResponse,
+  turnIndex,
 } from './scripted-model';
+export type {
+  ConformanceAgentSpec,
+  ConformanceHarness,
+  ConformanceTool,
+  ConformanceToolContext,
+} from './conformance-harness';

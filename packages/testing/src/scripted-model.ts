@@ -14,7 +14,7 @@ import type {
   Usage,
 } from '@agent-continuations/core';
 
-/** One scripted tool call; `id` defaults to `call_<step>_<index>`. */
+/** One scripted tool call; `id` defaults to `call_<turn>_<index>`. */
 export interface ScriptedToolCall {
   name: string;
   args: JsonValue;
@@ -52,7 +52,7 @@ export function scriptedModel(script: Script): ModelPort & { calls: ModelRequest
     calls.push({ ...request, messages: [...request.messages] });
     const turn = typeof script === 'function' ? script : pickTurn(script, request);
     const value = typeof turn === 'function' ? turn(request) : turn;
-    return toResponse(value, request.step);
+    return toResponse(value, turnIndex(request.messages));
   };
   return {
     calls,
@@ -73,8 +73,13 @@ export function scriptedModel(script: Script): ModelPort & { calls: ModelRequest
   };
 }
 
+/** How many assistant messages the transcript holds: the turn the model is asked for, from 0. */
+export function turnIndex(messages: readonly Message[]): number {
+  return messages.filter((message) => message.role === 'assistant').length;
+}
+
 function pickTurn(turns: readonly ScriptedTurn[], request: ModelRequest): ScriptedTurn {
-  const index = request.messages.filter((message) => message.role === 'assistant').length;
+  const index = turnIndex(request.messages);
   const turn = turns[index];
   if (turn === undefined) {
     throw new Error(`The script has ${turns.length} turns; the model was asked for turn ${index + 1}.`);
@@ -82,14 +87,17 @@ function pickTurn(turns: readonly ScriptedTurn[], request: ModelRequest): Script
   return turn;
 }
 
-/** Turn a scripted reply into an assistant message. */
-export function toResponse(reply: ScriptedReply, step: number): ModelResponse {
+/**
+ * Turn a scripted reply into an assistant message. Tool-call ids are `call_<turn + 1>_<index>`,
+ * computed from the transcript alone so every adapter and process makes the same ones.
+ */
+export function toResponse(reply: ScriptedReply, turn: number): ModelResponse {
   const value = typeof reply === 'string' ? { text: reply } : reply;
   const content: Exclude<AssistantMessage['content'], string> = [];
   if (value.reasoning) content.push({ type: 'reasoning', text: value.reasoning });
   if (value.text) content.push({ type: 'text', text: value.text });
   (value.toolCalls ?? []).forEach((call, index) => {
-    content.push({ type: 'tool-call', toolCallId: call.id ?? `call_${step + 1}_${index}`, toolName: call.name, args: call.args });
+    content.push({ type: 'tool-call', toolCallId: call.id ?? `call_${turn + 1}_${index}`, toolName: call.name, args: call.args });
   });
   return {
     message: { role: 'assistant', content },
