@@ -52,7 +52,11 @@ function collect(continuation: Continuation, ids: string[], path: ActionPathSegm
   }
 }
 
-function toAction(entry: Exclude<PendingEntry, { kind: 'agent' }>, ids: string[], path: ActionPathSegment[]): Action {
+function toAction(
+  entry: Exclude<PendingEntry, { kind: 'agent' }>,
+  ids: string[],
+  path: ActionPathSegment[],
+): Action {
   const last = path[path.length - 1]!;
   const action: Action = {
     id: actionId(ids),

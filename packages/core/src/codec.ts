@@ -37,9 +37,18 @@ const MIGRATIONS: Record<number, (value: Record<string, unknown>) => Record<stri
  * ```
  */
 export function parseContinuation(value: unknown): Continuation;
-export function parseContinuation(value: unknown, options: ParseOptions & { secret: string | Uint8Array }): Promise<Continuation>;
-export function parseContinuation(value: unknown, options?: ParseOptions): Continuation | Promise<Continuation>;
-export function parseContinuation(value: unknown, options: ParseOptions = {}): Continuation | Promise<Continuation> {
+export function parseContinuation(
+  value: unknown,
+  options: ParseOptions & { secret: string | Uint8Array },
+): Promise<Continuation>;
+export function parseContinuation(
+  value: unknown,
+  options?: ParseOptions,
+): Continuation | Promise<Continuation>;
+export function parseContinuation(
+  value: unknown,
+  options: ParseOptions = {},
+): Continuation | Promise<Continuation> {
   const continuation = decode(value);
   if (options.secret === undefined) return continuation;
   return verifySeal(continuation, options.secret).then(() => continuation);
@@ -86,9 +95,13 @@ function decode(input: unknown): Continuation {
   }
   const version = record.version;
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    throw new ContinuationError('UNSUPPORTED_VERSION', `Invalid continuation version ${JSON.stringify(version)}.`, {
-      path: '$.version',
-    });
+    throw new ContinuationError(
+      'UNSUPPORTED_VERSION',
+      `Invalid continuation version ${JSON.stringify(version)}.`,
+      {
+        path: '$.version',
+      },
+    );
   }
   if (version > CURRENT_VERSION) {
     throw new ContinuationError(
@@ -98,10 +111,14 @@ function decode(input: unknown): Continuation {
     );
   }
   if (!SUPPORTED_VERSIONS.includes(version)) {
-    throw new ContinuationError('UNSUPPORTED_VERSION', `Continuation format version ${version} is not supported.`, {
-      path: '$.version',
-      details: { version, supported: SUPPORTED_VERSIONS },
-    });
+    throw new ContinuationError(
+      'UNSUPPORTED_VERSION',
+      `Continuation format version ${version} is not supported.`,
+      {
+        path: '$.version',
+        details: { version, supported: SUPPORTED_VERSIONS },
+      },
+    );
   }
   for (let v = version; v < CURRENT_VERSION; v++) {
     const migrate = MIGRATIONS[v];
@@ -115,7 +132,9 @@ function decode(input: unknown): Continuation {
 
 function invalid(error: z.ZodError): ContinuationError {
   const first = error.issues[0];
-  const path = first ? `$${first.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('')}` : '$';
+  const path = first
+    ? `$${first.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('')}`
+    : '$';
   return new ContinuationError(
     'INVALID_CONTINUATION',
     `Invalid continuation at ${path}: ${first?.message ?? 'does not match the format'}.`,
@@ -132,18 +151,27 @@ function scanKeys(root: unknown): void {
     const { value, depth } = frame;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > MAX_DEPTH) {
-      throw new ContinuationError('INVALID_CONTINUATION', `Continuation is nested deeper than ${MAX_DEPTH} levels.`, {
-        path: pathOf(frame),
-      });
+      throw new ContinuationError(
+        'INVALID_CONTINUATION',
+        `Continuation is nested deeper than ${MAX_DEPTH} levels.`,
+        {
+          path: pathOf(frame),
+        },
+      );
     }
     if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) stack.push({ value: value[i], depth: depth + 1, key: i, parent: frame });
+      for (let i = 0; i < value.length; i++)
+        stack.push({ value: value[i], depth: depth + 1, key: i, parent: frame });
       continue;
     }
     for (const key of Object.keys(value)) {
       if (UNSAFE_KEYS.has(key)) {
         const path = `${pathOf(frame)}.${key}`;
-        throw new ContinuationError('UNSAFE_KEY', `Continuation contains the forbidden key "${key}" at ${path}.`, { path });
+        throw new ContinuationError(
+          'UNSAFE_KEY',
+          `Continuation contains the forbidden key "${key}" at ${path}.`,
+          { path },
+        );
       }
       stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, key, parent: frame });
     }

@@ -12,7 +12,14 @@ import type { ToolDefinition } from './tools';
 import { validateArgs } from './turn';
 
 const decisionSchema: z.ZodType<Decision> = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('approve'), args: jsonValueSchema.optional(), by: z.string().optional(), reason: z.string().optional() }).strict(),
+  z
+    .object({
+      type: z.literal('approve'),
+      args: jsonValueSchema.optional(),
+      by: z.string().optional(),
+      reason: z.string().optional(),
+    })
+    .strict(),
   z.object({ type: z.literal('reject'), reason: z.string().optional(), by: z.string().optional() }).strict(),
   z.object({ type: z.literal('input'), value: jsonValueSchema, by: z.string().optional() }).strict(),
 ]);
@@ -35,15 +42,23 @@ export async function checkDecisions(
     const action = actions.get(id);
     if (!action) {
       const pending = [...actions.keys()].join(', ') || 'none';
-      throw new ContinuationError('UNKNOWN_ACTION', `No pending action has the id "${id}" (pending: ${pending}).`, {
-        details: { id, pending: [...actions.keys()] },
-      });
+      throw new ContinuationError(
+        'UNKNOWN_ACTION',
+        `No pending action has the id "${id}" (pending: ${pending}).`,
+        {
+          details: { id, pending: [...actions.keys()] },
+        },
+      );
     }
     const parsed = decisionSchema.safeParse(raw);
     if (!parsed.success) {
-      throw new ContinuationError('INVALID_DECISION', `Decision for "${id}" is invalid: ${z.prettifyError(parsed.error)}`, {
-        details: parsed.error.issues,
-      });
+      throw new ContinuationError(
+        'INVALID_DECISION',
+        `Decision for "${id}" is invalid: ${z.prettifyError(parsed.error)}`,
+        {
+          details: parsed.error.issues,
+        },
+      );
     }
     const decision = parsed.data;
     const fits = action.kind === 'approval' ? decision.type !== 'input' : decision.type !== 'approve';
@@ -65,13 +80,19 @@ export async function checkDecisions(
     if (decision.type === 'approve' && decision.args !== undefined) {
       const checked = await validateArgs(tool, decision.args);
       if (!checked.ok) {
-        throw new ContinuationError('INVALID_ARGS', `Edited arguments for "${tool.name}" (action "${id}") are invalid: ${checked.message}`);
+        throw new ContinuationError(
+          'INVALID_ARGS',
+          `Edited arguments for "${tool.name}" (action "${id}") are invalid: ${checked.message}`,
+        );
       }
     }
     if (decision.type === 'input' && !tool.execute && tool.validateResponse) {
       const checked = await tool.validateResponse(decision.value);
       if (!checked.ok) {
-        throw new ContinuationError('INVALID_INPUT', `The answer for "${tool.name}" (action "${id}") is invalid: ${checked.message}`);
+        throw new ContinuationError(
+          'INVALID_INPUT',
+          `The answer for "${tool.name}" (action "${id}") is invalid: ${checked.message}`,
+        );
       }
     }
   }

@@ -7,7 +7,7 @@ import { parseContinuation } from './codec';
 import { checkDecisions } from './decisions';
 import { ContinuationError } from './errors';
 import { diffFingerprints, fingerprintAgent } from './fingerprint';
-import { addUsage, type AgentRef, type AuditEntry, type Continuation, emptyUsage } from './format';
+import { type AgentRef, type AuditEntry, addUsage, type Continuation, emptyUsage } from './format';
 import type { JsonObject } from './json';
 import { inputMessages, type Message, textOf, toolCallsOf } from './messages';
 import type { ModelPort, ModelRequest, ModelResponse, ToolSpec } from './model';
@@ -47,7 +47,11 @@ export interface EngineAgent {
   readonly description?: string;
   readonly tools: ReadonlyMap<string, ToolDefinition>;
   run(input: string | Message[], options?: RunOptions): Promise<RunResult<string>>;
-  resume(continuation: Continuation | string, decisions?: Decisions, options?: RunOptions): Promise<RunResult<string>>;
+  resume(
+    continuation: Continuation | string,
+    decisions?: Decisions,
+    options?: RunOptions,
+  ): Promise<RunResult<string>>;
   checkDecisions(continuation: Continuation, decisions: Decisions): Promise<void>;
   /** Run or resume while yielding text deltas and tool events; the last event carries the result. */
   stream(input: StreamInput, options?: RunOptions): AgentStream<string>;
@@ -59,7 +63,9 @@ export interface EngineAgent {
 export class ModelCallError extends ContinuationError {
   readonly continuation: Continuation;
   constructor(continuation: Continuation, cause: unknown) {
-    super('MODEL_ERROR', `The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super('MODEL_ERROR', `The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
     this.continuation = continuation;
   }
 }
@@ -82,7 +88,8 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
   const framework = config.framework ?? 'core';
   const tools = new Map<string, ToolDefinition>();
   for (const tool of config.tools ?? []) {
-    if (tools.has(tool.name)) throw new ContinuationError('INVALID_OPERATION', `Two tools are named "${tool.name}".`);
+    if (tools.has(tool.name))
+      throw new ContinuationError('INVALID_OPERATION', `Two tools are named "${tool.name}".`);
     tools.set(tool.name, tool);
   }
   const specs: ToolSpec[] = [...tools.values()].map((tool) => ({
@@ -97,9 +104,17 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     return fingerprint;
   };
 
-  const agentRef = async (): Promise<AgentRef> => ({ name: config.name, framework, fingerprint: await getFingerprint() });
+  const agentRef = async (): Promise<AgentRef> => ({
+    name: config.name,
+    framework,
+    fingerprint: await getFingerprint(),
+  });
 
-  async function start(input: string | Message[], options: RunOptions, sink?: StreamSink): Promise<RunResult<string>> {
+  async function start(
+    input: string | Message[],
+    options: RunOptions,
+    sink?: StreamSink,
+  ): Promise<RunResult<string>> {
     const state: RunState = {
       runId: options.runId ?? newId(),
       agent: await agentRef(),
@@ -130,7 +145,12 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     }
     const current = await getFingerprint();
     const saved = continuation.agent.fingerprint;
-    if (saved && continuation.agent.framework === framework && saved !== current && !options.allowChangedAgent) {
+    if (
+      saved &&
+      continuation.agent.framework === framework &&
+      saved !== current &&
+      !options.allowChangedAgent
+    ) {
       throw new ContinuationError(
         'AGENT_CHANGED',
         `Agent "${config.name}" changed since this continuation was made: ${diffFingerprints(saved, current).join('; ')}. Pass allowChangedAgent to resume anyway.`,
@@ -147,8 +167,15 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       }
     }
     const last = continuation.messages[continuation.messages.length - 1];
-    if (continuation.pending.length === 0 && continuation.suspendedBy.type === 'actions' && toolCallsOf(last).length === 0) {
-      throw new ContinuationError('NOT_RESUMABLE', 'This continuation waits for nothing: its run already ended.');
+    if (
+      continuation.pending.length === 0 &&
+      continuation.suspendedBy.type === 'actions' &&
+      toolCallsOf(last).length === 0
+    ) {
+      throw new ContinuationError(
+        'NOT_RESUMABLE',
+        'This continuation waits for nothing: its run already ended.',
+      );
     }
     await checkDecisions(continuation, decisions, tools);
 
@@ -159,7 +186,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       const { head, rest } = splitActionId(id);
       const slot = byCall.get(head) ?? {};
       if (rest === undefined) slot.decision = { actionId: id, value: decision };
-      else (slot.children ??= {})[rest] = decision;
+      else slot.children = { ...slot.children, [rest]: decision };
       byCall.set(head, slot);
     }
     if (config.onReject === 'end') {
@@ -201,7 +228,14 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       const calls = toolCallsOf(state.messages[state.messages.length - 1]);
       if (calls.length > 0) {
         await settleTurn(
-          { state, tools, toolErrors: config.toolErrors ?? 'model', signal: options.signal, emit, checkpoint },
+          {
+            state,
+            tools,
+            toolErrors: config.toolErrors ?? 'model',
+            signal: options.signal,
+            emit,
+            checkpoint,
+          },
           calls,
           turnDecisions,
         );
@@ -237,7 +271,8 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
         };
         const fired: string[] = [];
         for (const predicate of predicates) if (await predicate.check(context)) fired.push(predicate.name);
-        if (fired.length > 0) return suspend(state, snapshot(state, { type: 'predicate', predicates: fired }), emit);
+        if (fired.length > 0)
+          return suspend(state, snapshot(state, { type: 'predicate', predicates: fired }), emit);
       }
       skipPredicates = false;
 
@@ -250,24 +285,51 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       };
       let response: ModelResponse;
       try {
-        response = sink && config.model.stream ? await sink.model(config.model.stream(request)) : await config.model.generate(request);
+        response =
+          sink && config.model.stream
+            ? await sink.model(config.model.stream(request))
+            : await config.model.generate(request);
       } catch (error) {
         throw new ModelCallError(checkpoint(), error);
       }
       state.step += 1;
       state.usage = addUsage(state.usage, response.usage);
       state.messages.push(response.message);
-      await emit({ type: 'model-call', runId: state.runId, step: state.step, message: response.message, usage: state.usage, checkpoint });
+      await emit({
+        type: 'model-call',
+        runId: state.runId,
+        step: state.step,
+        message: response.message,
+        usage: state.usage,
+        checkpoint,
+      });
 
       if (toolCallsOf(response.message).length === 0) {
         const output = textOf(response.message);
-        await emit({ type: 'complete', runId: state.runId, output, messages: state.messages, usage: state.usage });
-        return { status: 'completed', output, messages: state.messages, runId: state.runId, usage: state.usage, step: state.step };
+        await emit({
+          type: 'complete',
+          runId: state.runId,
+          output,
+          messages: state.messages,
+          usage: state.usage,
+        });
+        return {
+          status: 'completed',
+          output,
+          messages: state.messages,
+          runId: state.runId,
+          usage: state.usage,
+          step: state.step,
+        };
       }
     }
   }
 
-  async function suspend(state: RunState, continuation: Continuation, emit: (event: RunEvent) => Promise<void>) {
+  async function suspend(
+    state: RunState,
+    continuation: Continuation,
+    emit: (event: RunEvent) => Promise<void>,
+  ) {
     await emit({ type: 'suspend', runId: state.runId, continuation });
     return { status: 'suspended' as const, continuation, actions: listActions(continuation) };
   }
@@ -301,7 +363,14 @@ function auditEntries(continuation: Continuation, decisions: Decisions): AuditEn
   const at = new Date().toISOString();
   return Object.entries(decisions).map(([actionId, decision]) => {
     const action = actions.get(actionId)!;
-    const entry: AuditEntry = { actionId, type: decision.type, toolName: action.toolName, toolCallId: action.toolCallId, at, args: action.args };
+    const entry: AuditEntry = {
+      actionId,
+      type: decision.type,
+      toolName: action.toolName,
+      toolCallId: action.toolCallId,
+      at,
+      args: action.args,
+    };
     if (decision.by) entry.by = decision.by;
     if (decision.type !== 'input' && decision.reason) entry.reason = decision.reason;
     if (decision.type === 'approve' && decision.args !== undefined) entry.editedArgs = decision.args;

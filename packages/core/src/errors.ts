@@ -75,7 +75,11 @@ export class ContinuationError extends Error {
   readonly details?: unknown;
   readonly [BRAND] = true;
 
-  constructor(code: ErrorCode, message: string, options: { path?: string; details?: unknown; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { path?: string; details?: unknown; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;

@@ -19,7 +19,8 @@ export async function fingerprintAgent(definition: {
 }): Promise<string> {
   const parts = [`instructions=${await shortHash(definition.instructions ?? '')}`];
   const tools = [...definition.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const tool of tools) parts.push(`tool:${tool.name}=${await shortHash(canonicalJson(tool.inputSchema))}`);
+  for (const tool of tools)
+    parts.push(`tool:${tool.name}=${await shortHash(canonicalJson(tool.inputSchema))}`);
   return parts.join(';');
 }
 
@@ -31,7 +32,8 @@ export function diffFingerprints(saved: string, current: string): string[] {
   for (const [key, hash] of before) {
     const label = key === 'instructions' ? 'the instructions' : `tool "${key.slice(5)}"`;
     if (!after.has(key)) changes.push(`${label} was removed`);
-    else if (after.get(key) !== hash) changes.push(key === 'instructions' ? 'the instructions changed' : `${label} changed its input schema`);
+    else if (after.get(key) !== hash)
+      changes.push(key === 'instructions' ? 'the instructions changed' : `${label} changed its input schema`);
   }
   for (const key of after.keys()) if (!before.has(key)) changes.push(`tool "${key.slice(5)}" was added`);
   return changes;

@@ -29,8 +29,8 @@ export {
   type PendingApproval,
   type PendingEntry,
   type PendingInput,
-  SUPPORTED_VERSIONS,
   type Seal,
+  SUPPORTED_VERSIONS,
   type SuspendReason,
   type Usage,
 } from './format';

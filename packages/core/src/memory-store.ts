@@ -87,9 +87,13 @@ export function createMemoryStore(): ContinuationStore {
       const row = rows.get(id);
       if (!row) throw new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
       const status = statusOf(row);
-      if (status === 'expired') throw new ContinuationError('EXPIRED', `Continuation "${id}" expired at ${row.record.expiresAt}.`);
+      if (status === 'expired')
+        throw new ContinuationError('EXPIRED', `Continuation "${id}" expired at ${row.record.expiresAt}.`);
       if (status !== 'suspended') {
-        throw new ContinuationError('CLAIM_CONFLICT', `Continuation "${id}" is ${status === 'claimed' ? 'claimed by another worker' : 'already resumed'}.`);
+        throw new ContinuationError(
+          'CLAIM_CONFLICT',
+          `Continuation "${id}" is ${status === 'claimed' ? 'claimed by another worker' : 'already resumed'}.`,
+        );
       }
       const claim: Claim = {
         id,

@@ -64,7 +64,10 @@ export const systemMessageSchema = z.object({
 
 export const userMessageSchema = z.object({
   role: z.literal('user'),
-  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textPartSchema, imagePartSchema, filePartSchema]))]),
+  content: z.union([
+    z.string(),
+    z.array(z.discriminatedUnion('type', [textPartSchema, imagePartSchema, filePartSchema])),
+  ]),
   providerMetadata,
 });
 
@@ -110,7 +113,7 @@ export type ProviderMetadata = JsonObject;
 
 /** The tool calls of an assistant message, in order. */
 export function toolCallsOf(message: Message | undefined): ToolCallPart[] {
-  if (!message || message.role !== 'assistant' || typeof message.content === 'string') return [];
+  if (message?.role !== 'assistant' || typeof message.content === 'string') return [];
   return message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
 }
 

@@ -83,7 +83,9 @@ export function onAbort(signal: AbortSignal): SuspendPredicate {
 }
 
 /** Normalise a predicate list. */
-export function toPredicates(suspendWhen: SuspendWhen | readonly SuspendWhen[] | undefined): SuspendPredicate[] {
+export function toPredicates(
+  suspendWhen: SuspendWhen | readonly SuspendWhen[] | undefined,
+): SuspendPredicate[] {
   if (!suspendWhen) return [];
   const list = Array.isArray(suspendWhen) ? suspendWhen : [suspendWhen as SuspendWhen];
   return list.map((p) => (typeof p === 'function' ? { name: p.name || 'custom', check: p } : p));

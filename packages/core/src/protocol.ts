@@ -2,8 +2,9 @@
  * The agent protocol (DESIGN section 6): what every adapter turns a framework agent into, and
  * the decisions a human sends back.
  */
-import type { JsonObject, JsonValue } from './json';
+
 import type { Continuation, Usage } from './format';
+import type { JsonObject, JsonValue } from './json';
 import type { Message } from './messages';
 
 /** One level of an action's path: which agent called which tool, by which tool-call id. */
@@ -106,7 +107,14 @@ export interface RunOptions {
 
 /** What an observer sees while a run goes. `checkpoint()` builds a continuation to resume from that point. */
 export type RunEvent =
-  | { type: 'model-call'; runId: string; step: number; message: Message; usage: Usage; checkpoint: () => Continuation }
+  | {
+      type: 'model-call';
+      runId: string;
+      step: number;
+      message: Message;
+      usage: Usage;
+      checkpoint: () => Continuation;
+    }
   | {
       type: 'tool-result';
       runId: string;
@@ -139,7 +147,11 @@ export interface ContinuableAgent<Input = string | Message[], Output = string> {
   readonly framework: string;
   readonly description?: string;
   run(input: Input, options?: RunOptions): Promise<RunResult<Output>>;
-  resume(continuation: Continuation | string, decisions?: Decisions, options?: RunOptions): Promise<RunResult<Output>>;
+  resume(
+    continuation: Continuation | string,
+    decisions?: Decisions,
+    options?: RunOptions,
+  ): Promise<RunResult<Output>>;
   /**
    * Check decisions against a continuation of this agent without running anything (unknown ids,
    * wrong kinds, edited arguments against tool schemas, answers against response schemas),

@@ -2,8 +2,9 @@
  * Resume a stored continuation under a claim, so that two workers (or a double-clicked button)
  * never resume it twice.
  */
-import type { Decisions, ContinuableAgent, RunOptions, RunResult } from './protocol';
+
 import { ContinuationError } from './errors';
+import type { ContinuableAgent, Decisions, RunOptions, RunResult } from './protocol';
 import type { ClaimOptions, ContinuationStore, SaveOptions } from './store';
 
 /** Options of {@link resumeStored}. */

@@ -1,7 +1,17 @@
 /**
  * The mutable state of one run segment, and how it becomes a continuation.
  */
-import { CURRENT_VERSION, type AgentRef, type AuditEntry, type Continuation, type DoneEntry, FORMAT, type PendingEntry, type SuspendReason, type Usage } from './format';
+import {
+  type AgentRef,
+  type AuditEntry,
+  type Continuation,
+  CURRENT_VERSION,
+  type DoneEntry,
+  FORMAT,
+  type PendingEntry,
+  type SuspendReason,
+  type Usage,
+} from './format';
 import type { JsonObject } from './json';
 import { type Message, toolCallsOf } from './messages';
 
@@ -42,7 +52,11 @@ export function stateFromContinuation(continuation: Continuation, agent: AgentRe
 }
 
 /** Freeze the state into a continuation. Pending and done follow the order of the turn's calls. */
-export function snapshot(state: RunState, suspendedBy: SuspendReason, extra: { state?: Continuation['state'] } = {}): Continuation {
+export function snapshot(
+  state: RunState,
+  suspendedBy: SuspendReason,
+  extra: { state?: Continuation['state'] } = {},
+): Continuation {
   const order = toolCallsOf(state.messages[state.messages.length - 1]).map((call) => call.toolCallId);
   const byTurnOrder = <T extends { toolCallId: string }>(map: Map<string, T>): T[] =>
     order.filter((id) => map.has(id)).map((id) => map.get(id)!);

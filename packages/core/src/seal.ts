@@ -37,10 +37,13 @@ export async function sealContinuation(
  */
 export async function verifySeal(continuation: Continuation, secret: string | Uint8Array): Promise<void> {
   const { seal, ...body } = continuation;
-  if (!seal) throw new ContinuationError('SEAL_MISSING', 'The continuation is not sealed, but a seal was required.');
+  if (!seal)
+    throw new ContinuationError('SEAL_MISSING', 'The continuation is not sealed, but a seal was required.');
   const key = await importKey(secret);
   const expected = base64UrlDecode(seal.mac);
-  const ok = expected !== undefined && (await crypto.subtle.verify('HMAC', key, expected, encode(canonicalJson(body))));
+  const ok =
+    expected !== undefined &&
+    (await crypto.subtle.verify('HMAC', key, expected, encode(canonicalJson(body))));
   if (!ok) {
     throw new ContinuationError(
       'SEAL_MISMATCH',
@@ -58,7 +61,10 @@ async function hmac(secret: string | Uint8Array, text: string): Promise<string> 
 function importKey(secret: string | Uint8Array): Promise<CryptoKey> {
   const raw = typeof secret === 'string' ? encode(secret) : secret;
   if (raw.byteLength === 0) throw new ContinuationError('INVALID_OPERATION', 'The sealing secret is empty.');
-  return crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  return crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
 }
 
 function encode(text: string): Uint8Array<ArrayBuffer> {

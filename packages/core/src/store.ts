@@ -115,11 +115,16 @@ export const DEFAULT_LEASE_MS = 30_000;
 /** Does `metadata` match every key of `filter`? */
 export function metadataMatches(metadata: JsonObject, filter: JsonObject | undefined): boolean {
   if (!filter) return true;
-  return Object.entries(filter).every(([key, value]) => JSON.stringify(metadata[key]) === JSON.stringify(value));
+  return Object.entries(filter).every(
+    ([key, value]) => JSON.stringify(metadata[key]) === JSON.stringify(value),
+  );
 }
 
 /** The summary fields of a continuation. */
-export function summarize(continuation: Continuation, expiresAt?: Date | string): Omit<StoredSummary, 'status'> {
+export function summarize(
+  continuation: Continuation,
+  expiresAt?: Date | string,
+): Omit<StoredSummary, 'status'> {
   const summary: Omit<StoredSummary, 'status'> = {
     id: continuation.id,
     runId: continuation.runId,

@@ -2,9 +2,9 @@
  * Streaming a run: an async iterable of events that ends with the run's result.
  */
 import type { JsonValue } from './json';
+import type { ToolCallPart } from './messages';
 import type { ModelResponse, ModelStreamEvent } from './model';
 import type { RunEvent, RunResult } from './protocol';
-import type { ToolCallPart } from './messages';
 
 /** What a streamed run yields. The last event is always `result` (or the iteration throws). */
 export type AgentStreamEvent<Output = string> =
@@ -38,7 +38,13 @@ export function createStream<Output>(work: (sink: Sink) => Promise<RunResult<Out
   const sink: Sink = {
     event(event) {
       if (event.type === 'tool-result') {
-        push({ type: 'tool-result', toolCallId: event.toolCallId, toolName: event.toolName, output: event.output, isError: event.isError });
+        push({
+          type: 'tool-result',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          output: event.output,
+          isError: event.isError,
+        });
       } else if (event.type === 'model-call') {
         push({ type: 'step', step: event.step });
       }

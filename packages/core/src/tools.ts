@@ -85,7 +85,11 @@ export function zodValidator<S extends z.ZodType>(schema: S): (value: unknown) =
 
 /** JSON Schema of a zod schema, in the form models accept. */
 export function zodJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io: 'input',
+    unrepresentable: 'any',
+  }) as JsonSchema;
   return rest;
 }
 
@@ -144,7 +148,9 @@ export function humanTool<S extends z.ZodType, R extends z.ZodType>(options: {
     ...(options.description === undefined ? {} : { description: options.description }),
     inputSchema: zodJsonSchema(options.parameters),
     validate: zodValidator(options.parameters),
-    ...(options.response ? { validateResponse: zodValidator(options.response) as ToolDefinition['validateResponse'] } : {}),
+    ...(options.response
+      ? { validateResponse: zodValidator(options.response) as ToolDefinition['validateResponse'] }
+      : {}),
   };
 }
 

@@ -43,7 +43,11 @@ export async function settleTurn(
   await Promise.all(calls.map((call) => settleCall(turn, call, decisions.get(call.toolCallId))));
 }
 
-async function settleCall(turn: TurnContext, call: ToolCallPart, decided: CallDecisions | undefined): Promise<void> {
+async function settleCall(
+  turn: TurnContext,
+  call: ToolCallPart,
+  decided: CallDecisions | undefined,
+): Promise<void> {
   const { state } = turn;
   if (state.done.has(call.toolCallId)) return;
   const entry = state.pending.get(call.toolCallId);
@@ -93,7 +97,8 @@ async function startCall(turn: TurnContext, call: ToolCallPart): Promise<void> {
     return finish(turn, call, `Unknown tool "${call.toolName}". Available tools: ${known}.`, true);
   }
   const checked = await validateArgs(tool, call.args);
-  if (!checked.ok) return finish(turn, call, `Invalid arguments for tool "${tool.name}": ${checked.message}`, true);
+  if (!checked.ok)
+    return finish(turn, call, `Invalid arguments for tool "${tool.name}": ${checked.message}`, true);
   const needsApproval =
     typeof tool.needsApproval === 'function'
       ? await tool.needsApproval(checked.value, {
@@ -131,11 +136,18 @@ async function execute(
   const { state } = turn;
   const approved = entry.approved === true;
   if (!tool.execute) {
-    state.pending.set(call.toolCallId, { kind: 'input', toolCallId: call.toolCallId, toolName: tool.name, args: entry.args, request: entry.args });
+    state.pending.set(call.toolCallId, {
+      kind: 'input',
+      toolCallId: call.toolCallId,
+      toolName: tool.name,
+      args: entry.args,
+      request: entry.args,
+    });
     return;
   }
   const checked = await validateArgs(tool, entry.args);
-  if (!checked.ok) return finish(turn, call, `Invalid arguments for tool "${tool.name}": ${checked.message}`, true);
+  if (!checked.ok)
+    return finish(turn, call, `Invalid arguments for tool "${tool.name}": ${checked.message}`, true);
 
   const recorded: JsonValue[] = [...(entry.journal ?? [])];
   let cursor = 0;
@@ -209,7 +221,12 @@ async function execute(
   return finish(turn, call, toJson(output), false);
 }
 
-async function finish(turn: TurnContext, call: ToolCallPart, output: JsonValue, isError: boolean): Promise<void> {
+async function finish(
+  turn: TurnContext,
+  call: ToolCallPart,
+  output: JsonValue,
+  isError: boolean,
+): Promise<void> {
   const { state } = turn;
   const done: DoneEntry = { toolCallId: call.toolCallId, toolName: call.toolName, output };
   if (isError) done.isError = true;

@@ -1,7 +1,13 @@
+import {
+  agentTool,
+  createContinuableAgent,
+  defineTool,
+  parseContinuation,
+  serializeContinuation,
+} from '@agent-continuations/core';
+import { scriptedModel } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentTool, createContinuableAgent, defineTool, parseContinuation, serializeContinuation } from '@agent-continuations/core';
-import { scriptedModel } from '@agent-continuations/testing';
 
 describe('engine smoke', () => {
   it('suspends three levels deep and resumes', async () => {
@@ -17,12 +23,18 @@ describe('engine smoke', () => {
     });
     const benefits = createContinuableAgent({
       name: 'benefits',
-      model: scriptedModel([{ toolCalls: [{ name: 'update_salary', args: { employee: 'ann', salary: 100 } }] }, 'salary updated']),
+      model: scriptedModel([
+        { toolCalls: [{ name: 'update_salary', args: { employee: 'ann', salary: 100 } }] },
+        'salary updated',
+      ]),
       tools: [updateSalary],
     });
     const payroll = createContinuableAgent({
       name: 'payroll',
-      model: scriptedModel([{ toolCalls: [{ name: 'benefits', args: { input: 'raise ann' } }] }, 'payroll done']),
+      model: scriptedModel([
+        { toolCalls: [{ name: 'benefits', args: { input: 'raise ann' } }] },
+        'payroll done',
+      ]),
       tools: [agentTool(benefits)],
     });
     const hr = createContinuableAgent({
@@ -37,7 +49,9 @@ describe('engine smoke', () => {
     expect(first.actions[0]!.id).toBe('call_1_0/call_1_0/call_1_0');
     expect(first.actions[0]!.path.map((p) => p.agent)).toEqual(['hr', 'payroll', 'benefits']);
     const text = serializeContinuation(first.continuation);
-    const second = await hr.resume(parseContinuation(text), { [first.actions[0]!.id]: { type: 'approve', args: { employee: 'ann', salary: 120 }, by: 'boss' } });
+    const second = await hr.resume(parseContinuation(text), {
+      [first.actions[0]!.id]: { type: 'approve', args: { employee: 'ann', salary: 120 }, by: 'boss' },
+    });
     expect(second.status).toBe('completed');
     expect(updates).toBe(1);
     if (second.status === 'completed') expect(second.output).toBe('hr done');

@@ -56,9 +56,13 @@ export interface ConformanceHarness {
   /** A label for the describe block, e.g. `openai (chat)`. */
   name: string;
   /** Build a fresh agent (a "new process" builds a new one from the same spec). */
-  createAgent(spec: ConformanceAgentSpec): ContinuableAgent<string, any> | Promise<ContinuableAgent<string, any>>;
+  createAgent(
+    spec: ConformanceAgentSpec,
+  ): ContinuableAgent<string, any> | Promise<ContinuableAgent<string, any>>;
   /** Features the adapter cannot offer; their scenarios are skipped with the reason. */
-  unsupported?: Partial<Record<'predicates' | 'requestInput' | 'humanTool' | 'editArgs' | 'rejectEnd', string>>;
+  unsupported?: Partial<
+    Record<'predicates' | 'requestInput' | 'humanTool' | 'editArgs' | 'rejectEnd', string>
+  >;
   /** Called after each test, e.g. to close servers. */
   cleanup?(): void | Promise<void>;
 }

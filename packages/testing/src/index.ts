@@ -20,3 +20,5 @@ export type {
   ConformanceTool,
   ConformanceToolContext,
 } from './conformance-harness';
+export { runConformanceSuite } from './conformance';
+export { type Counts, countedScript, lookupTool, nestedChain, reportResults, transferTool } from './conformance-fixtures';

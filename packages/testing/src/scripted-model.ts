@@ -97,7 +97,12 @@ export function toResponse(reply: ScriptedReply, turn: number): ModelResponse {
   if (value.reasoning) content.push({ type: 'reasoning', text: value.reasoning });
   if (value.text) content.push({ type: 'text', text: value.text });
   (value.toolCalls ?? []).forEach((call, index) => {
-    content.push({ type: 'tool-call', toolCallId: call.id ?? `call_${turn + 1}_${index}`, toolName: call.name, args: call.args });
+    content.push({
+      type: 'tool-call',
+      toolCallId: call.id ?? `call_${turn + 1}_${index}`,
+      toolName: call.name,
+      args: call.args,
+    });
   });
   return {
     message: { role: 'assistant', content },
