@@ -1,17 +1,30 @@
 /**
  * Canonical JSON: keys sorted, no white space, `undefined` members left out. One pass over the
  * value, so the cost is linear in its size.
+ *
+ * `preserveOrderUnder` names members whose values are the user's or the model's own JSON (tool
+ * arguments, outputs, metadata): their key order is kept as given, so a resumed conversation sends
+ * the provider the same bytes it produced (prompt caches keep hitting). Order within them is
+ * already deterministic, since JSON parsing keeps it.
  */
 import type { JsonValue } from './json';
 
 /** Encode a JSON value canonically (stable key order), for storage and for sealing. */
-export function canonicalJson(value: unknown): string {
+export function canonicalJson(
+  value: unknown,
+  options: { preserveOrderUnder?: ReadonlySet<string> } = {},
+): string {
   const out: string[] = [];
-  write(value, out);
+  write(value, out, options.preserveOrderUnder, true);
   return out.join('');
 }
 
-function write(value: unknown, out: string[]): void {
+function write(
+  value: unknown,
+  out: string[],
+  preserve: ReadonlySet<string> | undefined,
+  sort: boolean,
+): void {
   if (value === null) {
     out.push('null');
     return;
@@ -37,13 +50,13 @@ function write(value: unknown, out: string[]): void {
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out.push(',');
       const item = value[i];
-      write(item === undefined ? null : item, out);
+      write(item === undefined ? null : item, out, preserve, sort);
     }
     out.push(']');
     return;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const keys = sort ? Object.keys(record).sort() : Object.keys(record);
   out.push('{');
   let first = true;
   for (const key of keys) {
@@ -52,7 +65,7 @@ function write(value: unknown, out: string[]): void {
     if (!first) out.push(',');
     first = false;
     out.push(JSON.stringify(key), ':');
-    write(member, out);
+    write(member, out, preserve, sort && !preserve?.has(key));
   }
   out.push('}');
 }

@@ -54,8 +54,23 @@ export function parseContinuation(
   return verifySeal(continuation, options.secret).then(() => continuation);
 }
 
+/** Members holding the user's or the model's own JSON, written in their own key order. */
+const PAYLOAD_KEYS: ReadonlySet<string> = new Set([
+  'args',
+  'editedArgs',
+  'journal',
+  'metadata',
+  'output',
+  'providerMetadata',
+  'request',
+  'state',
+  'value',
+]);
+
 /**
- * Write a continuation as canonical JSON (stable key order, no white space).
+ * Write a continuation as canonical JSON: no white space, the format's own keys sorted, and the
+ * JSON of tool arguments, outputs and metadata in its own key order (so the model is sent the
+ * same bytes after a resume). `serializeContinuation(parseContinuation(text))` returns `text`.
  *
  * @example
  * ```ts
@@ -63,7 +78,7 @@ export function parseContinuation(
  * ```
  */
 export function serializeContinuation(continuation: Continuation): string {
-  return canonicalJson(continuation);
+  return canonicalJson(continuation, { preserveOrderUnder: PAYLOAD_KEYS });
 }
 
 function decode(input: unknown): Continuation {

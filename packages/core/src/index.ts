@@ -7,6 +7,16 @@ export { canonicalJson } from './canonical';
 export { type ParseOptions, parseContinuation, serializeContinuation } from './codec';
 export { checkDecisions } from './decisions';
 export {
+  createEncryption,
+  decodeStoredBody,
+  type Encryption,
+  type EncryptionKey,
+  type EncryptionOptions,
+  encodeStoredBody,
+  encryptionKeyIdOf,
+  isEncrypted,
+} from './encryption';
+export {
   type ContinuableAgentConfig,
   createContinuableAgent,
   type EngineAgent,
