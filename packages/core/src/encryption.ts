@@ -6,8 +6,7 @@
  * text column or a Redis string. The key id travels with it: after rotation the old key still reads
  * old records while new ones are written with the current key.
  */
-import { canonicalJson } from './canonical';
-import { parseContinuation } from './codec';
+import { parseContinuation, serializeContinuation } from './codec';
 import { ContinuationError } from './errors';
 import type { Continuation } from './format';
 import { base64UrlDecode, base64UrlEncode } from './seal';
@@ -120,7 +119,7 @@ export function encryptionKeyIdOf(text: string): string | undefined {
 }
 
 /**
- * The text a store keeps as a continuation's body: its canonical JSON, encrypted when an
+ * The text a store keeps as a continuation's body: `serializeContinuation`'s text, encrypted when an
  * encryption is given (bound to the continuation's id).
  *
  * @example
@@ -130,7 +129,7 @@ export function encryptionKeyIdOf(text: string): string | undefined {
  * ```
  */
 export async function encodeStoredBody(continuation: Continuation, encryption?: Encryption): Promise<string> {
-  const text = canonicalJson(continuation);
+  const text = serializeContinuation(continuation);
   return encryption ? encryption.encrypt(text, continuation.id) : text;
 }
 
