@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import {
+  continuationJsonSchema,
+  continuationJsonSchemaText,
+  SCHEMA_FILE,
+} from '../scripts/continuation-json-schema';
+import { badManifest, fixtureText, validFixture, validFixtureNames } from './fixtures/corpus';
+
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function compile() {
+  // The date-time `pattern` in the schema already enforces ISO times; format keywords stay annotations.
+  return new Ajv2020({ strict: true, allErrors: true, validateFormats: false }).compile(
+    continuationJsonSchema(),
+  );
+}
+
+describe('published JSON Schema', () => {
+  it('matches the zod schema (regenerate with `pnpm --filter @agent-continuations/core generate:schema`)', () => {
+    const committed = readFileSync(join(packageRoot, SCHEMA_FILE), 'utf8');
+    expect(committed).toBe(continuationJsonSchemaText());
+  });
+
+  it('is what the package exports as ./schema.json', () => {
+    const manifest = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
+    expect(manifest.exports['./schema.json']).toBe(`./${SCHEMA_FILE}`);
+    expect(manifest.files).toContain('schema');
+  });
+
+  it('refers nested children back to the root instead of inlining them', () => {
+    const text = continuationJsonSchemaText();
+    expect(text).toContain('"$ref": "#"');
+    expect(Object.keys(continuationJsonSchema().$defs as object).sort()).toEqual([
+      'AuditEntry',
+      'JsonValue',
+      'Message',
+      'PendingEntry',
+      'Usage',
+    ]);
+  });
+
+  it.each(validFixtureNames())('accepts the valid fixture %s', (name) => {
+    const validate = compile();
+    const ok = validate(JSON.parse(validFixture(name)));
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  // Bad fixtures that are well-formed JSON but not a v1 continuation: the JSON Schema refuses them too.
+  const schemaLevel = Object.entries(badManifest().parse).filter(
+    ([file, code]) =>
+      ['INVALID_FORMAT', 'UNSUPPORTED_VERSION', 'INVALID_CONTINUATION'].includes(code) &&
+      file.endsWith('.json'),
+  );
+
+  it.each(schemaLevel)('rejects the bad fixture %s (%s)', (file) => {
+    const validate = compile();
+    expect(validate(JSON.parse(fixtureText(`bad/parse/${file}`)))).toBe(false);
+    expect(validate.errors?.length).toBeGreaterThan(0);
+  });
+
+  it('rejects a deep child that breaks the format three levels down', () => {
+    const validate = compile();
+    const nested = JSON.parse(validFixture('nested-depth-3.json'));
+    nested.pending[0].child.pending[0].child.pending[0].kind = 'payment';
+    expect(validate(nested)).toBe(false);
+  });
+});
