@@ -1,0 +1,74 @@
+/**
+ * The HR demo. With no argument it runs the whole story in separate processes:
+ *   1. `start`: run until the deepest agent needs approval, save the continuation, exit;
+ *   2. `approve`: in a new process, list the pending actions, approve them, resume, print the answer.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type Decisions,
+  listActions,
+  parseContinuation,
+  serializeContinuation,
+} from '@agent-continuations/core';
+import { buildHrAgent } from './agents';
+import { fileLedger } from './ledger';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dataDir = process.env.HR_DEMO_DIR ?? join(here, '..', '.data');
+const continuationFile = join(dataDir, 'continuation.json');
+const ledger = fileLedger(join(dataDir, 'ledger.json'));
+
+async function start(): Promise<void> {
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const result = await buildHrAgent(ledger).run('Please give Ada a 3000 raise.', {
+    metadata: { ticket: 'HR-1001' },
+  });
+  if (result.status !== 'suspended')
+    throw new Error(`expected the run to wait for approval, it is ${result.status}`);
+  writeFileSync(continuationFile, serializeContinuation(result.continuation));
+  const bytes = readFileSync(continuationFile).byteLength;
+  console.log(
+    `[process ${process.pid}] suspended: ${result.actions.length} action(s) waiting; continuation saved (${bytes} bytes). Exiting.`,
+  );
+}
+
+async function approve(): Promise<void> {
+  if (!existsSync(continuationFile)) throw new Error('Nothing to approve: run the demo with `start` first.');
+  const continuation = parseContinuation(readFileSync(continuationFile, 'utf8'));
+  const decisions: Decisions = {};
+  for (const action of listActions(continuation)) {
+    const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
+    console.log(
+      `[process ${process.pid}] pending ${action.kind}: ${path} ${JSON.stringify(action.args)}  (id ${action.id})`,
+    );
+    decisions[action.id] = { type: 'approve', by: 'hr-manager@example.com' };
+  }
+  const result = await buildHrAgent(ledger).resume(continuation, decisions);
+  if (result.status !== 'completed') throw new Error(`expected the run to complete, it is ${result.status}`);
+  rmSync(continuationFile);
+  console.log(`[process ${process.pid}] approved and resumed.`);
+  console.log(`Final answer: ${result.output}`);
+  console.log(`update_salary executions: ${ledger.applied()}`);
+}
+
+async function main(): Promise<void> {
+  const command = process.argv[2];
+  if (command === 'start') return start();
+  if (command === 'approve') return approve();
+  for (const step of ['start', 'approve']) {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), step], {
+      stdio: 'inherit',
+      env: process.env,
+    });
+    if (child.status !== 0) process.exit(child.status ?? 1);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
