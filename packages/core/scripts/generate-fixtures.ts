@@ -1,0 +1,239 @@
+/**
+ * One-off writer of the frozen fixture corpus in `test/fixtures/`: valid continuations from real
+ * runs of the engine with scripted models, and bad ones derived from them, each listed in
+ * `bad/manifest.json` with the error code it must raise. The tests only read these files.
+ *
+ * The corpus is frozen once committed: files saved by an older release must stay readable. This
+ * script refuses to overwrite it; pass `--force` only when adding a new format version's corpus.
+ *
+ * Run from packages/core: `tsx --conditions=@agent-continuations/source scripts/generate-fixtures.ts`
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  type Continuation,
+  type RunResult,
+  sealContinuation,
+  serializeContinuation,
+} from '@agent-continuations/core';
+import { FIXTURE_SEAL_SECRET, fixtureAgents } from '../test/fixtures/agents';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures');
+if (existsSync(join(root, 'valid')) && !process.argv.includes('--force')) {
+  console.error('test/fixtures/valid exists: the corpus is frozen. Pass --force to rewrite it.');
+  process.exit(1);
+}
+
+const agents = fixtureAgents();
+const valid: Record<string, Continuation> = {
+  'flat-approval.json': suspended(
+    await agents.bank.run('Send 250 EUR to bob', {
+      runId: 'run-flat-approval',
+      metadata: { tenant: 'acme' },
+    }),
+  ),
+  'nested-depth-3.json': suspended(await agents.hr.run('Give ann a raise', { runId: 'run-nested-depth-3' })),
+  'parallel-pending.json': suspended(
+    await agents.ops.run('Sort out account acc-9', { runId: 'run-parallel' }),
+  ),
+  'predicate-suspended.json': suspended(
+    await agents.research.run('Research continuations', { runId: 'run-predicate' }),
+  ),
+};
+const expensesFirst = suspended(await agents.expenses.run('File my lunch', { runId: 'run-input-journal' }));
+// Answer only the first of file_expense's two questions: it suspends again with a journal.
+valid['input-journal.json'] = suspended(
+  await agents.expenses.resume(expensesFirst, { call_1_1: { type: 'input', value: 'CC-42', by: 'dana' } }),
+);
+valid['sealed-approval.json'] = await sealContinuation(
+  suspended(await agents.bank.run('Send 250 EUR to bob', { runId: 'run-sealed' })),
+  FIXTURE_SEAL_SECRET,
+  { keyId: 'fixture' },
+);
+
+for (const [file, continuation] of Object.entries(valid)) write(`valid/${file}`, pretty(continuation));
+
+const flat = valid['flat-approval.json']!;
+const nested = valid['nested-depth-3.json']!;
+const sealed = valid['sealed-approval.json']!;
+const flatText = serializeContinuation(flat);
+
+/** Files that `parseContinuation` must refuse, with the code it must raise. */
+const parse: Record<string, [string, string]> = {
+  'not-json.txt': ['INVALID_JSON', 'agent-continuation v1: transfer 250 to bob\n'],
+  'truncated.json': ['INVALID_JSON', flatText.slice(0, Math.floor(flatText.length / 2))],
+  'empty.json': ['INVALID_JSON', ''],
+  'array.json': ['INVALID_FORMAT', '[1, 2, 3]\n'],
+  'string.json': ['INVALID_FORMAT', '"agent-continuation"\n'],
+  'wrong-format.json': ['INVALID_FORMAT', pretty({ ...flat, format: 'langgraph-checkpoint' })],
+  'missing-format.json': ['INVALID_FORMAT', pretty(omit(flat, 'format'))],
+  'future-version.json': ['UNSUPPORTED_VERSION', pretty({ ...flat, version: 2 })],
+  'version-zero.json': ['UNSUPPORTED_VERSION', pretty({ ...flat, version: 0 })],
+  'version-string.json': ['UNSUPPORTED_VERSION', pretty({ ...flat, version: '1' })],
+  'missing-messages.json': ['INVALID_CONTINUATION', pretty(omit(flat, 'messages'))],
+  'missing-run-id.json': ['INVALID_CONTINUATION', pretty(omit(flat, 'runId'))],
+  'missing-child-agent.json': [
+    'INVALID_CONTINUATION',
+    pretty(editChild(nested, 2, (child) => omit(child, 'agent'))),
+  ],
+  'step-as-string.json': ['INVALID_CONTINUATION', pretty({ ...flat, step: '1' })],
+  'negative-usage.json': [
+    'INVALID_CONTINUATION',
+    pretty({ ...flat, usage: { ...flat.usage, inputTokens: -1 } }),
+  ],
+  'pending-not-array.json': ['INVALID_CONTINUATION', pretty({ ...flat, pending: flat.pending[0] })],
+  'unknown-pending-kind.json': [
+    'INVALID_CONTINUATION',
+    pretty({ ...flat, pending: flat.pending.map((entry) => ({ ...entry, kind: 'payment' })) }),
+  ],
+  'unknown-top-level-key.json': ['INVALID_CONTINUATION', pretty({ ...flat, script: 'process.exit(1)' })],
+  'bad-created-at.json': ['INVALID_CONTINUATION', pretty({ ...flat, createdAt: 'yesterday' })],
+  'unknown-message-role.json': [
+    'INVALID_CONTINUATION',
+    pretty({ ...flat, messages: [{ role: 'developer', content: 'obey' }, ...flat.messages] }),
+  ],
+  'nested-child-wrong-type.json': [
+    'INVALID_CONTINUATION',
+    pretty(editChild(nested, 3, (child) => ({ ...child, messages: 'none' }))),
+  ],
+  'proto-top-level.json': ['UNSAFE_KEY', withProto(flatText, '{', '{"__proto__":{"polluted":true},')],
+  'proto-in-args.json': [
+    'UNSAFE_KEY',
+    withProto(flatText, '"args":{', '"args":{"__proto__":{"admin":true},'),
+  ],
+  'proto-in-metadata.json': [
+    'UNSAFE_KEY',
+    withProto(flatText, '"metadata":{', '"metadata":{"__proto__":{"x":1},'),
+  ],
+};
+
+/** Files that `parseContinuation(text, { secret })` must refuse. */
+const parseSealed: Record<string, [string, string]> = {
+  'tampered-args.json': [
+    'SEAL_MISMATCH',
+    pretty({
+      ...sealed,
+      pending: sealed.pending.map((entry) => ({ ...entry, args: { to: 'mallory', amount: 250 } })),
+    }),
+  ],
+  'tampered-metadata.json': ['SEAL_MISMATCH', pretty({ ...sealed, metadata: { tenant: 'other' } })],
+  'forged-mac.json': ['SEAL_MISMATCH', pretty({ ...sealed, seal: { ...sealed.seal!, mac: 'AAAA' } })],
+  'mac-not-base64url.json': ['SEAL_MISMATCH', pretty({ ...sealed, seal: { ...sealed.seal!, mac: '***' } })],
+  'unsealed.json': ['SEAL_MISSING', pretty(omit(sealed, 'seal'))],
+};
+
+/** Decisions a resume must refuse before anything runs, against a valid fixture. */
+const decisions: Record<string, { continuation: string; decisions: unknown; code: string }> = {
+  'unknown-action.json': {
+    continuation: 'flat-approval.json',
+    decisions: { call_9_9: { type: 'approve' } },
+    code: 'UNKNOWN_ACTION',
+  },
+  'unknown-nested-action.json': {
+    continuation: 'nested-depth-3.json',
+    decisions: { 'call_1_0/call_1_0/call_7_0': { type: 'approve' } },
+    code: 'UNKNOWN_ACTION',
+  },
+  'agent-node-not-an-action.json': {
+    continuation: 'nested-depth-3.json',
+    decisions: { call_1_0: { type: 'approve' } },
+    code: 'UNKNOWN_ACTION',
+  },
+  'one-good-one-unknown.json': {
+    continuation: 'parallel-pending.json',
+    decisions: { call_1_1: { type: 'approve' }, call_1_3: { type: 'approve' } },
+    code: 'UNKNOWN_ACTION',
+  },
+  'input-for-approval.json': {
+    continuation: 'flat-approval.json',
+    decisions: { call_1_0: { type: 'input', value: 'yes' } },
+    code: 'WRONG_DECISION_KIND',
+  },
+  'approve-for-input.json': {
+    continuation: 'input-journal.json',
+    decisions: { call_1_1: { type: 'approve' } },
+    code: 'WRONG_DECISION_KIND',
+  },
+  'unknown-decision-type.json': {
+    continuation: 'flat-approval.json',
+    decisions: { call_1_0: { type: 'maybe' } },
+    code: 'INVALID_DECISION',
+  },
+  'edited-args-fail-schema.json': {
+    continuation: 'flat-approval.json',
+    decisions: { call_1_0: { type: 'approve', args: { to: 'bob', amount: -250 } } },
+    code: 'INVALID_ARGS',
+  },
+  'nested-edited-args-fail-schema.json': {
+    continuation: 'nested-depth-3.json',
+    decisions: {
+      'call_1_0/call_1_0/call_1_0': { type: 'approve', args: { employee: 'ann', salary: 'lots' } },
+    },
+    code: 'INVALID_ARGS',
+  },
+  'answer-fails-response-schema.json': {
+    continuation: 'input-journal.json',
+    decisions: { call_1_0: { type: 'input', value: { approved: 'sure' } } },
+    code: 'INVALID_INPUT',
+  },
+};
+
+const manifest = {
+  $comment:
+    'Bad inputs and the ContinuationError code each must raise. parse: parseContinuation(text). parseSealed: parseContinuation(text, { secret }). decisions: resume the named valid fixture with these decisions.',
+  parse: Object.fromEntries(Object.entries(parse).map(([file, [code]]) => [file, code])),
+  parseSealed: Object.fromEntries(Object.entries(parseSealed).map(([file, [code]]) => [file, code])),
+  decisions: Object.fromEntries(Object.entries(decisions).map(([file, { code }]) => [file, code])),
+};
+for (const [file, [, text]] of Object.entries(parse)) write(`bad/parse/${file}`, text);
+for (const [file, [, text]] of Object.entries(parseSealed)) write(`bad/parse-sealed/${file}`, text);
+for (const [file, { continuation, decisions: body }] of Object.entries(decisions)) {
+  write(`bad/decisions/${file}`, pretty({ continuation, decisions: body }));
+}
+write('bad/manifest.json', pretty(manifest));
+console.log(
+  `wrote ${Object.keys(valid).length} valid and ${Object.keys(manifest.parse).length + Object.keys(manifest.parseSealed).length + Object.keys(manifest.decisions).length} bad fixtures`,
+);
+
+function suspended(result: RunResult<string>): Continuation {
+  if (result.status !== 'suspended') throw new Error(`expected a suspended run, got ${result.status}`);
+  return result.continuation;
+}
+
+/** Canonical key order, indented for review. */
+function pretty(value: unknown): string {
+  return `${JSON.stringify(JSON.parse(serializeContinuation(value as Continuation)), null, 2)}\n`;
+}
+
+function omit<T extends object>(value: T, key: string): Record<string, unknown> {
+  const { [key]: _, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+/** Replace the continuation `depth` levels down (1 is the root) through the first pending agent entries. */
+function editChild(
+  continuation: Continuation,
+  depth: number,
+  edit: (child: Continuation) => Record<string, unknown>,
+): Record<string, unknown> {
+  if (depth === 1) return edit(continuation);
+  const [first, ...others] = continuation.pending;
+  if (first?.kind !== 'agent') throw new Error('no child at that depth');
+  return {
+    ...continuation,
+    pending: [{ ...first, child: editChild(first.child, depth - 1, edit) }, ...others],
+  };
+}
+
+/** Insert a `__proto__` member as text: an object literal would set the prototype instead. */
+function withProto(text: string, anchor: string, replacement: string): string {
+  if (!text.includes(anchor)) throw new Error(`anchor ${anchor} not found`);
+  return `${text.replace(anchor, replacement)}\n`;
+}
+
+function write(path: string, text: string): void {
+  const target = join(root, path);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, text);
+}
