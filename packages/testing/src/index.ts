@@ -22,3 +22,10 @@ export type {
 } from './conformance-harness';
 export { runConformanceSuite } from './conformance';
 export { type Counts, countedScript, lookupTool, nestedChain, reportResults, transferTool } from './conformance-fixtures';
+// The scripted OpenAI-compatible HTTP server (adapter-openai's block).
+export {
+  type RecordedRequest,
+  type ScriptedOpenAIServer,
+  type ScriptedOpenAIServerOptions,
+  startScriptedOpenAIServer,
+} from './openai-server/scripted-openai-server';
