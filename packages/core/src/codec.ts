@@ -21,6 +21,18 @@ const MAX_DEPTH = 512;
 const UNSAFE_KEYS = new Set(['__proto__']);
 
 /**
+ * Continuations this module produced, and their nested children: a parent's resume hands each
+ * child to the child agent's resume, which must not validate the subtree again (that would make
+ * resuming a deep tree quadratic). Only objects that came out of validation are in it.
+ */
+const validated = new WeakSet<object>();
+
+function remember(continuation: Continuation): void {
+  validated.add(continuation);
+  for (const entry of continuation.pending) if (entry.kind === 'agent') remember(entry.child);
+}
+
+/**
  * Steps from each older version to the next. Format version 1 is the first, so there is none yet;
  * a future version 2 adds `1: (v1) => v2` here and keeps reading version 1 files.
  */
@@ -142,6 +154,7 @@ function decode(input: unknown): Continuation {
   }
   const result = continuationSchema.safeParse(record);
   if (!result.success) throw invalid(result.error);
+  remember(result.data);
   return result.data;
 }
 
