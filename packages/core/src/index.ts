@@ -4,6 +4,25 @@
  */
 export { actionId, listActions, splitActionId } from './actions';
 export { canonicalJson } from './canonical';
+export {
+  type CheckpointEnd,
+  type CheckpointEntry,
+  type CheckpointLog,
+  type CheckpointReplay,
+  type CheckpointStart,
+  type CheckpointStep,
+  checkpointer,
+  type DurableOptions,
+  type LeaseOptions,
+  type RecoveredRun,
+  type RunLease,
+  type RunRecord,
+  recover,
+  recoverRun,
+  replayCheckpoints,
+  resumeDurably,
+  runDurably,
+} from './checkpoint';
 export { type ParseOptions, parseContinuation, serializeContinuation } from './codec';
 export { checkDecisions } from './decisions';
 export {

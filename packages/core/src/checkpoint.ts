@@ -1,0 +1,512 @@
+/**
+ * Checkpoints during a run: an append-only log per run, written at every step, from which a
+ * crashed run is picked up at its last recorded step.
+ *
+ * Each entry holds only what is new since the previous one (the new message, the new tool result,
+ * the pending entries of the current turn and the counters), so the bytes written over an N-step
+ * run grow linearly with N and a step costs about the same at step 100 as at step 1. A log
+ * is a sequence of segments: a `start` (a new run, or a resume with its decisions), then `step`
+ * entries, then a `suspend` or `end`. A resume of the log's own last suspension refers to it by
+ * id instead of writing the transcript again.
+ */
+import { parseContinuation } from './codec';
+import { ContinuationError } from './errors';
+import {
+  type AgentRef,
+  type AuditEntry,
+  type Continuation,
+  CURRENT_VERSION,
+  type DoneEntry,
+  emptyUsage,
+  FORMAT,
+  type PendingEntry,
+  type SuspendReason,
+  type Usage,
+} from './format';
+import type { JsonObject, JsonValue } from './json';
+import { inputMessages, type Message, textOf, toolCallsOf } from './messages';
+import type { ContinuableAgent, Decisions, RunEvent, RunOptions, RunResult } from './protocol';
+import type { ContinuationStore } from './store';
+
+/** The first entry of a segment: a new run, or a resume. */
+export interface CheckpointStart {
+  type: 'start';
+  runId: string;
+  agentName: string;
+  /** ISO time the segment began. */
+  at: string;
+  /** A new run: its input messages and metadata. */
+  input?: Message[];
+  metadata?: JsonObject;
+  /** A resume of a continuation not recorded in this log: the whole continuation. */
+  from?: Continuation;
+  /** A resume of this log's last suspension: its id. */
+  fromId?: string;
+  /** The decisions the resume applies. */
+  decisions?: Decisions;
+}
+
+/** What changed at one step; `suspend` also closes the segment. */
+export interface CheckpointStep {
+  type: 'step' | 'suspend';
+  step: number;
+  usage: Usage;
+  /** Messages appended since the previous entry. */
+  messages?: Message[];
+  /** Settled calls of the current turn, appended (after clearing them when `resetDone`). */
+  done?: DoneEntry[];
+  resetDone?: true;
+  /** The unsettled calls of the current turn, replacing the previous list. */
+  pending?: PendingEntry[];
+  /** Audit entries appended. */
+  decisions?: AuditEntry[];
+  /** The agent reference, when it changed. */
+  agent?: AgentRef;
+  /** On `suspend`: the suspension's id, time and reason. */
+  suspension?: { id: string; createdAt: string; suspendedBy: SuspendReason };
+}
+
+/** How a segment ended without suspending. */
+export interface CheckpointEnd {
+  type: 'end';
+  status: 'completed' | 'rejected';
+  output?: JsonValue;
+}
+
+/** One entry of a run's checkpoint log. */
+export type CheckpointEntry = CheckpointStart | CheckpointStep | CheckpointEnd;
+
+/** The right to write a run's log, held until `leaseUntil` and renewed by every append. */
+export interface RunLease {
+  runId: string;
+  owner: string;
+  token: string;
+  leaseUntil: string;
+}
+
+/** Where a run stands in its log. */
+export interface RunRecord {
+  runId: string;
+  agentName: string;
+  status: 'running' | 'suspended' | 'completed' | 'rejected';
+  /** The id of the last recorded suspension. */
+  suspensionId?: string;
+  owner?: string;
+  leaseUntil?: string;
+}
+
+/** Options of taking a run's lease. */
+export interface LeaseOptions {
+  owner: string;
+  /** How long the lease holds without an append or renewal. */
+  leaseMs: number;
+}
+
+/**
+ * An append-only checkpoint log with leases, implemented by the SQLite and Postgres stores.
+ * Appends are fenced by the lease token: a worker that lost its lease cannot write any more.
+ */
+export interface CheckpointLog {
+  /**
+   * Take the run's lease and append `start`. Throws `CLAIM_CONFLICT` while the run is running
+   * (its lease live, or expired and awaiting {@link CheckpointLog.takeOver}), or when a new run's id
+   * is already taken.
+   */
+  begin(start: CheckpointStart, options: LeaseOptions): Promise<RunLease>;
+  /** Append under the lease and extend it; `suspend` and `end` release it. `CLAIM_CONFLICT` when lost. */
+  append(lease: RunLease, entry: CheckpointStep | CheckpointEnd): Promise<void>;
+  /** Extend the lease without writing; `CLAIM_CONFLICT` when lost. */
+  renew(lease: RunLease): Promise<void>;
+  /** The run's entries, in order. */
+  read(runId: string): Promise<CheckpointEntry[]>;
+  status(runId: string): Promise<RunRecord | undefined>;
+  /** Running runs whose lease expired: their worker died. */
+  expired(options?: { limit?: number }): Promise<string[]>;
+  /** Take the lease of a running run whose lease expired; exactly one caller wins, others get `CLAIM_CONFLICT`. */
+  takeOver(runId: string, options: LeaseOptions): Promise<RunLease>;
+}
+
+/** What a log says about a run: where it stands and how to pick it up. */
+export interface CheckpointReplay {
+  runId: string;
+  agentName: string;
+  status: RunRecord['status'];
+  /** Steps recorded over the whole log. */
+  entries: number;
+  /** The state at the last recorded step or suspension, as a continuation; absent before the first step. */
+  continuation?: Continuation;
+  /** For a running run: start it again, or resume from `continuation` with `decisions`. */
+  next?:
+    | { kind: 'run'; input: Message[]; metadata: JsonObject }
+    | { kind: 'resume'; continuation: Continuation; decisions: Decisions };
+  /** For a completed run: its output. */
+  output?: JsonValue;
+}
+
+/** The parts of a state that entries are diffed against. */
+type Base = Pick<Continuation, 'messages' | 'done' | 'pending' | 'decisions'> & { agent?: AgentRef };
+
+/**
+ * Turn run events into log appends: pass the result as `onEvent`. `base` is the state the segment
+ * starts from: the run's input messages, or the resumed continuation.
+ *
+ * @example
+ * ```ts
+ * const lease = await log.begin({ type: 'start', runId, agentName: agent.name, at, input }, { owner, leaseMs });
+ * const onEvent = checkpointer((entry) => log.append(lease, entry), { messages: input, done: [], pending: [], decisions: [] });
+ * await agent.run(input, { runId, onEvent });
+ * ```
+ */
+export function checkpointer(
+  append: (entry: CheckpointStep | CheckpointEnd) => Promise<void>,
+  base: Base,
+): (event: RunEvent) => Promise<void> {
+  let previous = tracked(base);
+  const write = async (type: CheckpointStep['type'], continuation: Continuation) => {
+    const entry: CheckpointStep = { type, step: continuation.step, usage: continuation.usage };
+    if (continuation.messages.length > previous.messages)
+      entry.messages = continuation.messages.slice(previous.messages);
+    const doneIds = continuation.done.map((done) => done.toolCallId);
+    const kept = previous.done.every((id) => doneIds.includes(id));
+    if (!kept) entry.resetDone = true;
+    const added = kept
+      ? continuation.done.filter((done) => !previous.done.includes(done.toolCallId))
+      : continuation.done;
+    if (added.length > 0) entry.done = added;
+    const pending = JSON.stringify(continuation.pending);
+    if (pending !== previous.pending) entry.pending = continuation.pending;
+    if (continuation.decisions.length > previous.decisions)
+      entry.decisions = continuation.decisions.slice(previous.decisions);
+    if (JSON.stringify(continuation.agent) !== previous.agent) entry.agent = continuation.agent;
+    if (type === 'suspend') {
+      entry.suspension = {
+        id: continuation.id,
+        createdAt: continuation.createdAt,
+        suspendedBy: continuation.suspendedBy,
+      };
+    }
+    await append(entry);
+    previous = tracked(continuation);
+  };
+  return async (event) => {
+    if (event.type === 'model-call' || event.type === 'tool-result') await write('step', event.checkpoint());
+    else if (event.type === 'suspend') await write('suspend', event.continuation);
+    else await append({ type: 'end', status: 'completed', output: toJson(event.output) });
+  };
+}
+
+/**
+ * Rebuild a run from its log: where it stands, the continuation of its last recorded step (valid
+ * for `parseContinuation` and `resume`), and how to pick it up if it is still running.
+ *
+ * @example
+ * ```ts
+ * const replay = replayCheckpoints(await log.read(runId));
+ * if (replay.next?.kind === 'resume') await agent.resume(replay.next.continuation, replay.next.decisions);
+ * ```
+ */
+export function replayCheckpoints(entries: readonly CheckpointEntry[]): CheckpointReplay {
+  const first = entries[0];
+  if (first?.type !== 'start') throw inconsistent('?', 'it does not begin with a start entry');
+  const { runId, agentName } = first;
+  let state: Continuation | undefined;
+  let segment: CheckpointStart = first;
+  let stepsInSegment = 0;
+  let status: RunRecord['status'] = 'running';
+  let output: JsonValue | undefined;
+  let seq = 0;
+  for (const entry of entries) {
+    seq += 1;
+    if (entry.type === 'start') {
+      if (entry.from) state = structuredClone(entry.from);
+      else if (entry.fromId !== undefined) {
+        if (status !== 'suspended' || state?.id !== entry.fromId)
+          throw inconsistent(runId, `it resumes "${entry.fromId}", which is not its last suspension`);
+      } else state = initialState(entry);
+      segment = entry;
+      stepsInSegment = 0;
+      status = 'running';
+    } else if (entry.type === 'end') {
+      status = entry.status;
+      if (entry.output !== undefined) output = entry.output;
+    } else {
+      if (!state || status !== 'running')
+        throw inconsistent(runId, `entry ${seq} follows the end of a segment`);
+      apply(state, entry);
+      stepsInSegment += 1;
+      state.id = entry.suspension?.id ?? `${runId}@${seq}`;
+      state.suspendedBy = entry.suspension?.suspendedBy ?? { type: 'checkpoint' };
+      if (entry.suspension) {
+        state.createdAt = entry.suspension.createdAt;
+        status = 'suspended';
+      } else state.createdAt = segment.at;
+    }
+  }
+  const replay: CheckpointReplay = { runId, agentName, status, entries: entries.length };
+  const last = state?.messages[state.messages.length - 1];
+  if (
+    status === 'running' &&
+    stepsInSegment > 0 &&
+    last?.role === 'assistant' &&
+    toolCallsOf(last).length === 0
+  ) {
+    // The final answer was recorded but not the end: the run completed.
+    replay.status = 'completed';
+    output = textOf(last);
+  }
+  if (state && (stepsInSegment > 0 || segment.fromId !== undefined || segment.from)) {
+    replay.continuation = parseContinuation(state);
+  }
+  if (output !== undefined) replay.output = output;
+  if (replay.status !== 'running') return replay;
+  if (stepsInSegment > 0) replay.next = { kind: 'resume', continuation: replay.continuation!, decisions: {} };
+  else if (segment.input)
+    replay.next = { kind: 'run', input: segment.input, metadata: segment.metadata ?? {} };
+  else
+    replay.next = { kind: 'resume', continuation: replay.continuation!, decisions: segment.decisions ?? {} };
+  return replay;
+}
+
+/** Options of {@link runDurably}, {@link resumeDurably}, {@link recoverRun} and {@link recover}. */
+export interface DurableOptions extends Omit<RunOptions, 'runId'> {
+  /** Who runs it (a worker id); a random one by default. */
+  owner?: string;
+  /** How long the run's lease holds without a step; renewed every third of it. 30 s by default. */
+  leaseMs?: number;
+}
+
+/** Any agent: the durable runners only call `run` and `resume`. */
+type AnyAgent = ContinuableAgent<any, unknown>;
+
+/**
+ * Run an agent with a checkpoint at every step into `log`, holding the run's lease. If the process
+ * dies, {@link recover} picks the run up at its last recorded step.
+ *
+ * @example
+ * ```ts
+ * const result = await runDurably(agent, log, 'Pay the March invoices', { runId: 'run-42', owner: 'worker-1' });
+ * ```
+ */
+export async function runDurably(
+  agent: AnyAgent,
+  log: CheckpointLog,
+  input: string | Message[],
+  options: DurableOptions & { runId?: string } = {},
+): Promise<RunResult<unknown>> {
+  const runId = options.runId ?? crypto.randomUUID();
+  const messages = inputMessages(input);
+  const metadata = options.metadata ?? {};
+  const start: CheckpointStart = {
+    type: 'start',
+    runId,
+    agentName: agent.name,
+    at: new Date().toISOString(),
+    input: messages,
+    metadata,
+  };
+  const lease = await log.begin(start, leaseOptions(options));
+  const base = { messages, done: [], pending: [], decisions: [] };
+  return driveDurably(log, lease, base, options, (run) => agent.run(messages, { ...run, runId, metadata }));
+}
+
+/**
+ * Resume a continuation with a checkpoint at every step into `log`. When the continuation is the
+ * log's own last suspension, the log refers to it by id instead of storing it again.
+ *
+ * @example
+ * ```ts
+ * const result = await resumeDurably(agent, log, continuation, { [actionId]: { type: 'approve' } });
+ * ```
+ */
+export async function resumeDurably(
+  agent: AnyAgent,
+  log: CheckpointLog,
+  input: Continuation | string,
+  decisions: Decisions = {},
+  options: DurableOptions = {},
+): Promise<RunResult<unknown>> {
+  const continuation = parseContinuation(input);
+  const record = await log.status(continuation.runId);
+  const known = record?.status === 'suspended' && record.suspensionId === continuation.id;
+  const start: CheckpointStart = {
+    type: 'start',
+    runId: continuation.runId,
+    agentName: continuation.agent.name,
+    at: new Date().toISOString(),
+    ...(known ? { fromId: continuation.id } : { from: continuation }),
+    decisions,
+  };
+  const lease = await log.begin(start, leaseOptions(options));
+  return driveDurably(log, lease, continuation, options, (run) => agent.resume(continuation, decisions, run));
+}
+
+/**
+ * Take over a run whose lease expired and go on from its last recorded step. A tool call whose
+ * result was recorded never runs again; one that started without a recorded result runs again,
+ * with the same `ctx.idempotencyKey`. Throws `CLAIM_CONFLICT` when another worker took it first.
+ *
+ * @example
+ * ```ts
+ * const result = await recoverRun(agent, log, 'run-42', { owner: 'worker-2' });
+ * ```
+ */
+export async function recoverRun(
+  agent: AnyAgent,
+  log: CheckpointLog,
+  runId: string,
+  options: DurableOptions = {},
+): Promise<RunResult<unknown>> {
+  const lease = await log.takeOver(runId, leaseOptions(options));
+  const replay = replayCheckpoints(await log.read(runId));
+  const next = replay.next;
+  if (!next) {
+    const state = replay.continuation!;
+    await log.append(lease, { type: 'end', status: 'completed', output: replay.output ?? null });
+    return {
+      status: 'completed',
+      output: replay.output,
+      messages: state.messages,
+      runId,
+      usage: state.usage,
+      step: state.step,
+    };
+  }
+  if (next.kind === 'run') {
+    const base = { messages: next.input, done: [], pending: [], decisions: [] };
+    const metadata = next.metadata;
+    return driveDurably(log, lease, base, options, (run) =>
+      agent.run(next.input, { ...run, runId, metadata }),
+    );
+  }
+  return driveDurably(log, lease, next.continuation, options, (run) =>
+    agent.resume(next.continuation, next.decisions, run),
+  );
+}
+
+/** One run handled by {@link recover}. */
+export interface RecoveredRun {
+  runId: string;
+  result?: RunResult<unknown>;
+  error?: unknown;
+}
+
+/**
+ * Find runs whose worker died (lease expired) and go on with each from its last checkpoint.
+ * Suspended results are saved into `store` when given. Runs another worker took first are skipped.
+ *
+ * @example
+ * ```ts
+ * const recovered = await recover(log, { [agent.name]: agent }, { store, owner: 'worker-2' });
+ * ```
+ */
+export async function recover(
+  log: CheckpointLog,
+  agents: Readonly<Record<string, AnyAgent>>,
+  options: DurableOptions & { store?: ContinuationStore; limit?: number } = {},
+): Promise<RecoveredRun[]> {
+  const runIds = await log.expired({ limit: options.limit ?? 100 });
+  const outcomes = await Promise.all(
+    runIds.map(async (runId): Promise<RecoveredRun | undefined> => {
+      const record = await log.status(runId);
+      const agent = record ? agents[record.agentName] : undefined;
+      if (!agent) {
+        const error = new ContinuationError(
+          'NOT_FOUND',
+          `No agent "${record?.agentName}" to recover run "${runId}" with.`,
+        );
+        return { runId, error };
+      }
+      try {
+        const result = await recoverRun(agent, log, runId, options);
+        if (result.status === 'suspended') await options.store?.save(result.continuation);
+        return { runId, result };
+      } catch (error) {
+        if (error instanceof ContinuationError && error.code === 'CLAIM_CONFLICT') return undefined;
+        return { runId, error };
+      }
+    }),
+  );
+  return outcomes.filter((outcome): outcome is RecoveredRun => outcome !== undefined);
+}
+
+async function driveDurably(
+  log: CheckpointLog,
+  lease: RunLease,
+  base: Base,
+  options: DurableOptions,
+  go: (options: RunOptions) => Promise<RunResult<unknown>>,
+): Promise<RunResult<unknown>> {
+  const { owner: _owner, leaseMs = 30_000, onEvent: observe, ...runOptions } = options;
+  const record = checkpointer((entry) => log.append(lease, entry), base);
+  // A failed renewal is not fatal here: the next append is fenced by the lease and fails loudly.
+  const heartbeat = setInterval(() => log.renew(lease).catch(() => undefined), Math.max(10, leaseMs / 3));
+  try {
+    const result = await go({
+      ...runOptions,
+      onEvent: async (event) => {
+        await record(event);
+        await observe?.(event);
+      },
+    });
+    if (result.status === 'rejected') await log.append(lease, { type: 'end', status: 'rejected' });
+    return result;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+function leaseOptions(options: DurableOptions): LeaseOptions {
+  return { owner: options.owner ?? crypto.randomUUID(), leaseMs: options.leaseMs ?? 30_000 };
+}
+
+function apply(state: Continuation, entry: CheckpointStep): void {
+  state.step = entry.step;
+  state.usage = entry.usage;
+  if (entry.messages) state.messages.push(...entry.messages);
+  if (entry.resetDone) state.done = [];
+  if (entry.done) state.done.push(...entry.done);
+  if (entry.pending) state.pending = entry.pending;
+  if (entry.decisions) state.decisions.push(...entry.decisions);
+  if (entry.agent) state.agent = entry.agent;
+}
+
+function initialState(start: CheckpointStart): Continuation {
+  return {
+    format: FORMAT,
+    version: CURRENT_VERSION,
+    id: `${start.runId}@0`,
+    runId: start.runId,
+    agent: { name: start.agentName, framework: 'core' },
+    messages: [...(start.input ?? [])],
+    pending: [],
+    done: [],
+    step: 0,
+    usage: emptyUsage(),
+    suspendedBy: { type: 'checkpoint' },
+    metadata: start.metadata ?? {},
+    decisions: [],
+    createdAt: start.at,
+  };
+}
+
+function tracked(base: Base) {
+  return {
+    messages: base.messages.length,
+    done: base.done.map((done) => done.toolCallId),
+    pending: JSON.stringify(base.pending),
+    decisions: base.decisions.length,
+    agent: base.agent ? JSON.stringify(base.agent) : '',
+  };
+}
+
+function inconsistent(runId: string, why: string): ContinuationError {
+  return new ContinuationError(
+    'INVALID_CONTINUATION',
+    `The checkpoint log of run "${runId}" is inconsistent: ${why}.`,
+  );
+}
+
+function toJson(value: unknown): JsonValue {
+  const text = value === undefined ? undefined : JSON.stringify(value);
+  return text === undefined ? null : (JSON.parse(text) as JsonValue);
+}
