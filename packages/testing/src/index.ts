@@ -29,3 +29,11 @@ export {
   type ScriptedOpenAIServerOptions,
   startScriptedOpenAIServer,
 } from './openai-server/scripted-openai-server';
+// Durability tests and benchmarks: an agent whose plan is its input (checkpoints and workers block).
+export {
+  type DurablePlan,
+  type DurableTestAgentOptions,
+  type DurableToolArgs,
+  durablePlanInput,
+  durableTestAgent,
+} from './durable-agent';

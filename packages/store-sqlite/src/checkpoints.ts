@@ -1,0 +1,201 @@
+/**
+ * The checkpoint log on SQLite: one append table keyed by run id and sequence number, and one
+ * row per run holding its status and the lease of the worker that runs it. Several processes may
+ * share the file (WAL mode); every write is one immediate transaction, fenced by the lease token.
+ */
+import {
+  type CheckpointEnd,
+  type CheckpointEntry,
+  type CheckpointLog,
+  type CheckpointStart,
+  type CheckpointStep,
+  ContinuationError,
+  type LeaseOptions,
+  type RunLease,
+  type RunRecord,
+} from '@agent-continuations/core';
+import Database from 'better-sqlite3';
+
+/** Options of {@link createSqliteCheckpointLog}. */
+export interface SqliteCheckpointLogOptions {
+  /** A file name (created when missing) or an open better-sqlite3 database. */
+  database: string | Database.Database;
+  /** Prefix of the two tables; `checkpoint` by default (`checkpoint_runs`, `checkpoint_entries`). */
+  tablePrefix?: string;
+}
+
+/** A {@link CheckpointLog} on SQLite, with the size of a run's log for monitoring. */
+export interface SqliteCheckpointLog extends CheckpointLog {
+  /** How many entries and bytes a run's log holds. */
+  size(runId: string): Promise<{ entries: number; bytes: number }>;
+  close(): Promise<void>;
+}
+
+interface RunRow {
+  run_id: string;
+  agent_name: string;
+  status: RunRecord['status'];
+  suspension_id: string | null;
+  owner: string | null;
+  token: string | null;
+  lease_until: number | null;
+  lease_ms: number;
+  next_seq: number;
+}
+
+/**
+ * Open (and create if needed) a checkpoint log in a SQLite file.
+ *
+ * @example
+ * ```ts
+ * const log = createSqliteCheckpointLog({ database: 'agents.db' });
+ * const result = await runDurably(agent, log, 'Pay the March invoices', { owner: 'worker-1' });
+ * // in another process, after a crash:
+ * await recover(log, { [agent.name]: agent }, { store });
+ * ```
+ */
+export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): SqliteCheckpointLog {
+  const owned = typeof options.database === 'string';
+  const db = typeof options.database === 'string' ? new Database(options.database) : options.database;
+  const prefix = options.tablePrefix ?? 'checkpoint';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
+    throw new ContinuationError('INVALID_OPERATION', `The table prefix "${prefix}" is not a plain SQL name.`);
+  }
+  const runs = `${prefix}_runs`;
+  const entries = `${prefix}_entries`;
+  db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 10000');
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS ${runs} (
+      run_id TEXT PRIMARY KEY,
+      agent_name TEXT NOT NULL,
+      status TEXT NOT NULL,
+      suspension_id TEXT,
+      owner TEXT,
+      token TEXT,
+      lease_until INTEGER,
+      lease_ms INTEGER NOT NULL,
+      next_seq INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS ${runs}_lease ON ${runs} (status, lease_until);
+    CREATE TABLE IF NOT EXISTS ${entries} (
+      run_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      type TEXT NOT NULL,
+      body TEXT NOT NULL,
+      PRIMARY KEY (run_id, seq)
+    ) WITHOUT ROWID;
+  `);
+
+  const selectRun = db.prepare<[string], RunRow>(`SELECT * FROM ${runs} WHERE run_id = ?`);
+  const insertRun = db.prepare(
+    `INSERT INTO ${runs} (run_id, agent_name, status, owner, token, lease_until, lease_ms, next_seq)
+     VALUES (@runId, @agentName, 'running', @owner, @token, @leaseUntil, @leaseMs, 1)`,
+  );
+  const restartRun = db.prepare(
+    `UPDATE ${runs} SET status = 'running', owner = @owner, token = @token, lease_until = @leaseUntil, lease_ms = @leaseMs
+     WHERE run_id = @runId`,
+  );
+  const insertEntry = db.prepare(`INSERT INTO ${entries} (run_id, seq, type, body) VALUES (?, ?, ?, ?)`);
+  const advance = db.prepare(
+    `UPDATE ${runs} SET next_seq = next_seq + 1, lease_until = @leaseUntil, status = @status,
+       suspension_id = COALESCE(@suspensionId, suspension_id), token = @token
+     WHERE run_id = @runId`,
+  );
+  const renew = db.prepare(
+    `UPDATE ${runs} SET lease_until = ? + lease_ms WHERE run_id = ? AND token = ? AND status = 'running'`,
+  );
+  const takeOver = db.prepare(
+    `UPDATE ${runs} SET owner = @owner, token = @token, lease_until = @leaseUntil, lease_ms = @leaseMs
+     WHERE run_id = @runId AND status = 'running' AND lease_until < @now`,
+  );
+  const readEntries = db.prepare<[string], { body: string }>(`SELECT body FROM ${entries} WHERE run_id = ? ORDER BY seq`);
+  const expired = db.prepare<[number, number], { run_id: string }>(
+    `SELECT run_id FROM ${runs} WHERE status = 'running' AND lease_until < ? ORDER BY lease_until LIMIT ?`,
+  );
+  const size = db.prepare<[string], { entries: number; bytes: number | null }>(
+    `SELECT COUNT(*) AS entries, SUM(LENGTH(CAST(body AS BLOB))) AS bytes FROM ${entries} WHERE run_id = ?`,
+  );
+
+  const begin = db.transaction((start: CheckpointStart, lease: LeaseOptions, token: string, now: number) => {
+    const row = selectRun.get(start.runId);
+    if (row && start.input) throw conflict(start.runId, 'a run with this id was already started');
+    if (row?.status === 'running') throw conflict(start.runId, 'it is running, or awaits recovery');
+    const params = { runId: start.runId, agentName: start.agentName, owner: lease.owner, token, leaseUntil: now + lease.leaseMs, leaseMs: lease.leaseMs };
+    if (row) restartRun.run(params);
+    else insertRun.run(params);
+    const seq = row?.next_seq ?? 1;
+    insertEntry.run(start.runId, seq, start.type, JSON.stringify(start));
+    advance.run({ runId: start.runId, leaseUntil: now + lease.leaseMs, status: 'running', suspensionId: null, token });
+  });
+
+  const append = db.transaction((lease: RunLease, entry: CheckpointStep | CheckpointEnd, now: number) => {
+    const row = selectRun.get(lease.runId);
+    if (!row || row.token !== lease.token || row.status !== 'running') throw lost(lease);
+    insertEntry.run(lease.runId, row.next_seq, entry.type, JSON.stringify(entry));
+    const ends = entry.type !== 'step';
+    const status = entry.type === 'end' ? entry.status : entry.type === 'suspend' ? 'suspended' : 'running';
+    advance.run({
+      runId: lease.runId,
+      leaseUntil: ends ? null : now + row.lease_ms,
+      status,
+      suspensionId: entry.type === 'suspend' ? (entry.suspension?.id ?? null) : null,
+      token: ends ? null : lease.token,
+    });
+  });
+
+  return {
+    async begin(start, lease) {
+      const token = crypto.randomUUID();
+      const now = Date.now();
+      begin.immediate(start, lease, token, now);
+      return { runId: start.runId, owner: lease.owner, token, leaseUntil: new Date(now + lease.leaseMs).toISOString() };
+    },
+    async append(lease, entry) {
+      append.immediate(lease, entry, Date.now());
+    },
+    async renew(lease) {
+      if (renew.run(Date.now(), lease.runId, lease.token).changes === 0) throw lost(lease);
+    },
+    async read(runId) {
+      return readEntries.all(runId).map((row) => JSON.parse(row.body) as CheckpointEntry);
+    },
+    async status(runId) {
+      const row = selectRun.get(runId);
+      return row ? toRecord(row) : undefined;
+    },
+    async expired(filter = {}) {
+      return expired.all(Date.now(), filter.limit ?? 100).map((row) => row.run_id);
+    },
+    async takeOver(runId, lease) {
+      const token = crypto.randomUUID();
+      const now = Date.now();
+      const params = { runId, owner: lease.owner, token, leaseUntil: now + lease.leaseMs, leaseMs: lease.leaseMs, now };
+      if (takeOver.run(params).changes === 0) throw conflict(runId, 'it is not a running run with an expired lease');
+      return { runId, owner: lease.owner, token, leaseUntil: new Date(now + lease.leaseMs).toISOString() };
+    },
+    async size(runId) {
+      const row = size.get(runId)!;
+      return { entries: row.entries, bytes: row.bytes ?? 0 };
+    },
+    async close() {
+      if (owned) db.close();
+    },
+  };
+}
+
+function toRecord(row: RunRow): RunRecord {
+  const record: RunRecord = { runId: row.run_id, agentName: row.agent_name, status: row.status };
+  if (row.suspension_id) record.suspensionId = row.suspension_id;
+  if (row.owner) record.owner = row.owner;
+  if (row.lease_until !== null && row.status === 'running') record.leaseUntil = new Date(row.lease_until).toISOString();
+  return record;
+}
+
+function conflict(runId: string, why: string): ContinuationError {
+  return new ContinuationError('CLAIM_CONFLICT', `Run "${runId}" cannot be taken: ${why}.`);
+}
+
+function lost(lease: RunLease): ContinuationError {
+  return new ContinuationError('CLAIM_CONFLICT', `The lease of ${lease.owner} on run "${lease.runId}" is no longer held.`);
+}
