@@ -1,0 +1,15 @@
+/**
+ * @agent-continuations/vercel-ai: continuations for AI SDK agents (`ToolLoopAgent`, and the
+ * settings of `generateText` / `streamText`): suspend for approvals, human input, nested
+ * sub-agents and predicates; resume from JSON in any process.
+ */
+export {
+  type ContinuableOptions,
+  type ContinuableSettings,
+  continuable,
+  type VercelAgentInput,
+  type VercelContinuableAgent,
+  type VercelStreamInput,
+} from './continuable';
+export { AI_SDK_KEY, toModelMessage, toModelMessages, toNeutralMessage, toNeutralMessages } from './messages';
+export { type AgentToolOptions, agentTool, getToolContext } from './tools';

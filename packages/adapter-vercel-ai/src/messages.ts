@@ -1,0 +1,380 @@
+/**
+ * Lossless conversion between the AI SDK's `ModelMessage`s and the neutral messages of a
+ * continuation. Provider options ride in `providerMetadata`; what the neutral format has no place
+ * for (approval parts, provider-executed tool calls and results, the original form of binary data
+ * and of tool outputs) is kept under the reserved `providerMetadata["ai-sdk"]` key, so that a
+ * conversation converted to neutral messages and back is the same conversation.
+ */
+import type {
+  AssistantMessage,
+  JsonObject,
+  JsonValue,
+  Message,
+  ToolMessage,
+  ToolResultPart,
+  UserMessage,
+} from '@agent-continuations/core';
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from 'ai';
+
+/** The `providerMetadata` key under which the adapter keeps what only the AI SDK knows. */
+export const AI_SDK_KEY = 'ai-sdk';
+
+type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
+type ToolPart = ToolModelMessage['content'][number];
+type UserPart = Exclude<UserModelMessage['content'], string>[number];
+type ModelToolResult = Extract<ToolPart, { type: 'tool-result' }>;
+type ToolResultOutput = ModelToolResult['output'];
+type NeutralAssistantPart = Exclude<AssistantMessage['content'], string>[number];
+type NeutralUserPart = Exclude<UserMessage['content'], string>[number];
+
+/** A part the neutral format has no place for, kept whole with its position in the message. */
+interface KeptPart {
+  index: number;
+  part: JsonValue;
+}
+
+/**
+ * Convert AI SDK messages to neutral messages.
+ *
+ * @example
+ * ```ts
+ * const neutral = toNeutralMessages(result.response.messages);
+ * const again = toModelMessages(neutral); // deep-equal to the original
+ * ```
+ */
+export function toNeutralMessages(messages: readonly ModelMessage[]): Message[] {
+  return messages.map(toNeutralMessage);
+}
+
+/**
+ * Convert neutral messages (from a continuation, possibly made by another adapter) to AI SDK
+ * messages.
+ *
+ * @example
+ * ```ts
+ * const history = toModelMessages(continuation.messages);
+ * await generateText({ model, messages: [...history, { role: 'user', content: 'Go on' }] });
+ * ```
+ */
+export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
+  return messages.map(toModelMessage);
+}
+
+/** Convert one AI SDK message to a neutral message. */
+export function toNeutralMessage(message: ModelMessage): Message {
+  switch (message.role) {
+    case 'system':
+      return withMeta({ role: 'system', content: message.content }, message.providerOptions);
+    case 'user': {
+      if (typeof message.content === 'string') {
+        return withMeta({ role: 'user', content: message.content }, message.providerOptions);
+      }
+      const content = message.content.map(userPartToNeutral);
+      return withMeta({ role: 'user', content }, message.providerOptions);
+    }
+    case 'assistant': {
+      if (typeof message.content === 'string') {
+        return withMeta({ role: 'assistant', content: message.content }, message.providerOptions);
+      }
+      const kept: KeptPart[] = [];
+      const content: NeutralAssistantPart[] = [];
+      message.content.forEach((part, index) => {
+        const neutral = assistantPartToNeutral(part);
+        if (neutral) content.push(neutral);
+        else kept.push({ index, part: toJson(part) });
+      });
+      return withMeta({ role: 'assistant', content }, message.providerOptions, kept);
+    }
+    case 'tool': {
+      const kept: KeptPart[] = [];
+      const content: ToolResultPart[] = [];
+      message.content.forEach((part, index) => {
+        if (part.type === 'tool-result') content.push(toolResultToNeutral(part));
+        else kept.push({ index, part: toJson(part) });
+      });
+      return withMeta({ role: 'tool', content } satisfies ToolMessage, message.providerOptions, kept);
+    }
+  }
+}
+
+/** Convert one neutral message to an AI SDK message. */
+export function toModelMessage(message: Message): ModelMessage {
+  const { options, kept } = splitMeta(message.providerMetadata);
+  const base = options ? { providerOptions: options as never } : {};
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.content, ...base };
+    case 'user':
+      return {
+        role: 'user',
+        content: typeof message.content === 'string' ? message.content : message.content.map(userPartToModel),
+        ...base,
+      };
+    case 'assistant': {
+      if (typeof message.content === 'string')
+        return { role: 'assistant', content: message.content, ...base };
+      const parts: AssistantPart[] = message.content.map(assistantPartToModel);
+      return { role: 'assistant', content: reinsert(parts, kept) as AssistantPart[], ...base };
+    }
+    case 'tool': {
+      const parts: ToolPart[] = message.content.map(toolResultToModel);
+      return { role: 'tool', content: reinsert(parts, kept) as ToolPart[], ...base };
+    }
+  }
+}
+
+/**
+ * The neutral `output` of an AI SDK tool result: the value of `json`, `text` and `error-*`
+ * outputs; the reason of a denied execution; the parts of a `content` output.
+ */
+export function outputToNeutral(output: ToolResultOutput): { output: JsonValue; isError: boolean } {
+  switch (output.type) {
+    case 'text':
+    case 'json':
+      return { output: toJson(output.value), isError: false };
+    case 'error-text':
+    case 'error-json':
+      return { output: toJson(output.value), isError: true };
+    case 'execution-denied':
+      return { output: output.reason ?? 'The tool execution was denied.', isError: true };
+    case 'content':
+      return { output: toJson(output.value), isError: false };
+  }
+}
+
+/** The AI SDK output for a neutral result, as the SDK itself would make it from a tool's return value. */
+export function defaultOutput(output: JsonValue, isError: boolean): ToolResultOutput {
+  if (isError)
+    return typeof output === 'string'
+      ? { type: 'error-text', value: output }
+      : { type: 'error-json', value: output };
+  return typeof output === 'string' ? { type: 'text', value: output } : { type: 'json', value: output };
+}
+
+function userPartToNeutral(part: UserPart): NeutralUserPart {
+  switch (part.type) {
+    case 'text':
+      return withMeta({ type: 'text', text: part.text }, part.providerOptions);
+    case 'image': {
+      const { data, kind } = dataToString(part.image);
+      return withMeta(
+        {
+          type: 'image',
+          image: data,
+          ...(part.mediaType === undefined ? {} : { mediaType: part.mediaType }),
+        },
+        part.providerOptions,
+        undefined,
+        kind ? { data: kind } : undefined,
+      );
+    }
+    case 'file':
+      return fileToNeutral(part);
+  }
+}
+
+function userPartToModel(part: NeutralUserPart): UserPart {
+  const { options, extra } = splitMeta(part.providerMetadata);
+  const base = options ? { providerOptions: options as never } : {};
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text, ...base };
+    case 'image':
+      return {
+        type: 'image',
+        image: dataFromString(part.image, extra?.data),
+        ...(part.mediaType === undefined ? {} : { mediaType: part.mediaType }),
+        ...base,
+      };
+    case 'file':
+      return fileToModel(part, options, extra);
+  }
+}
+
+function assistantPartToNeutral(part: AssistantPart): NeutralAssistantPart | undefined {
+  switch (part.type) {
+    case 'text':
+      return withMeta({ type: 'text' as const, text: part.text }, part.providerOptions);
+    case 'reasoning':
+      return withMeta({ type: 'reasoning' as const, text: part.text }, part.providerOptions);
+    case 'file':
+      return fileToNeutral(part);
+    case 'tool-call':
+      // A provider-executed call is the provider's business, not a call for the engine to settle.
+      if (part.providerExecuted) return undefined;
+      return withMeta(
+        {
+          type: 'tool-call' as const,
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          args: toJson(part.input),
+        },
+        part.providerOptions,
+        undefined,
+        part.providerExecuted === false ? { providerExecuted: false } : undefined,
+      );
+    default:
+      return undefined;
+  }
+}
+
+function assistantPartToModel(part: NeutralAssistantPart): AssistantPart {
+  const { options, extra } = splitMeta(part.providerMetadata);
+  const base = options ? { providerOptions: options as never } : {};
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text, ...base };
+    case 'reasoning':
+      return { type: 'reasoning', text: part.text, ...base };
+    case 'file':
+      return fileToModel(part, options, extra);
+    case 'tool-call':
+      return {
+        type: 'tool-call',
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: part.args,
+        ...(extra?.providerExecuted === false ? { providerExecuted: false } : {}),
+        ...base,
+      };
+  }
+}
+
+function fileToNeutral(part: Extract<UserPart, { type: 'file' }>) {
+  const { data, kind } = dataToString(part.data);
+  return withMeta(
+    {
+      type: 'file' as const,
+      data,
+      mediaType: part.mediaType,
+      ...(part.filename === undefined ? {} : { filename: part.filename }),
+    },
+    part.providerOptions,
+    undefined,
+    kind ? { data: kind } : undefined,
+  );
+}
+
+function fileToModel(
+  part: Extract<NeutralUserPart, { type: 'file' }>,
+  options: JsonObject | undefined,
+  extra: JsonObject | undefined,
+): Extract<UserPart, { type: 'file' }> {
+  return {
+    type: 'file',
+    data: dataFromString(part.data, extra?.data),
+    mediaType: part.mediaType,
+    ...(part.filename === undefined ? {} : { filename: part.filename }),
+    ...(options ? { providerOptions: options as never } : {}),
+  };
+}
+
+function toolResultToNeutral(part: ModelToolResult): ToolResultPart {
+  const { output, isError } = outputToNeutral(part.output);
+  const { providerOptions: outputOptions, ...shape } = part.output as ToolResultOutput & {
+    providerOptions?: unknown;
+  };
+  // Keep the output's own form whenever the default rule would not rebuild it exactly.
+  const rebuilt = defaultOutput(output, isError);
+  const exact = outputOptions === undefined && JSON.stringify(rebuilt) === JSON.stringify(shape);
+  return withMeta(
+    {
+      type: 'tool-result',
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      output,
+      ...(isError ? { isError: true } : {}),
+    },
+    part.providerOptions,
+    undefined,
+    exact ? undefined : { output: toJson(part.output) },
+  );
+}
+
+function toolResultToModel(part: ToolResultPart): ModelToolResult {
+  const { options, extra } = splitMeta(part.providerMetadata);
+  const output =
+    (extra?.output as ToolResultOutput | undefined) ?? defaultOutput(part.output, part.isError === true);
+  return {
+    type: 'tool-result',
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    output,
+    ...(options ? { providerOptions: options as never } : {}),
+  };
+}
+
+/**
+ * Attach provider options, kept parts and part extras as `providerMetadata`; no key at all when
+ * there is nothing to keep, so plain messages stay plain.
+ */
+function withMeta<T extends object>(
+  value: T,
+  providerOptions: unknown,
+  kept?: KeptPart[],
+  extra?: JsonObject,
+): T & { providerMetadata?: JsonObject } {
+  const meta: JsonObject = providerOptions ? { ...(toJson(providerOptions) as JsonObject) } : {};
+  const own: JsonObject = { ...extra };
+  if (kept && kept.length > 0) own.parts = kept as unknown as JsonValue;
+  if (Object.keys(own).length > 0) meta[AI_SDK_KEY] = own;
+  return Object.keys(meta).length > 0 ? { ...value, providerMetadata: meta } : value;
+}
+
+function splitMeta(meta: JsonObject | undefined): {
+  options: JsonObject | undefined;
+  extra: JsonObject | undefined;
+  kept: KeptPart[];
+} {
+  if (!meta) return { options: undefined, extra: undefined, kept: [] };
+  const { [AI_SDK_KEY]: own, ...rest } = meta;
+  const extra =
+    typeof own === 'object' && own !== null && !Array.isArray(own) ? (own as JsonObject) : undefined;
+  const kept = Array.isArray(extra?.parts) ? (extra.parts as unknown as KeptPart[]) : [];
+  return { options: Object.keys(rest).length > 0 ? rest : undefined, extra, kept };
+}
+
+function reinsert<T>(parts: T[], kept: readonly KeptPart[]): T[] {
+  const out = [...parts];
+  for (const { index, part } of [...kept].sort((a, b) => a.index - b.index)) {
+    out.splice(Math.min(index, out.length), 0, part as T);
+  }
+  return out;
+}
+
+/** Binary data and URLs as neutral strings; `kind` says how to rebuild the original. */
+function dataToString(data: unknown): { data: string; kind?: 'bytes' | 'url' } {
+  if (typeof data === 'string') return { data };
+  if (data instanceof URL) return { data: data.href, kind: 'url' };
+  if (data instanceof ArrayBuffer) return { data: base64(new Uint8Array(data)), kind: 'bytes' };
+  if (ArrayBuffer.isView(data)) {
+    return { data: base64(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)), kind: 'bytes' };
+  }
+  throw new TypeError(`Unsupported data content: ${Object.prototype.toString.call(data)}`);
+}
+
+function dataFromString(data: string, kind: JsonValue | undefined): string | Uint8Array | URL {
+  if (kind === 'url') return new URL(data);
+  if (kind === 'bytes') return fromBase64(data);
+  return data;
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** A JSON copy: `undefined` members dropped, as `JSON.stringify` does. */
+function toJson(value: unknown): JsonValue {
+  if (value === undefined) return null;
+  return JSON.parse(JSON.stringify(value)) as JsonValue;
+}

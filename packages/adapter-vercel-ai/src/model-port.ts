@@ -1,0 +1,150 @@
+/**
+ * The engine's model port over the AI SDK: one `generateText` (or `streamText`) step with the
+ * agent's own model, settings, provider options and tool schemas. Tools go to the SDK without
+ * `execute` and without approval rules, so the SDK only asks the model; the engine runs them.
+ */
+import type {
+  AssistantMessage,
+  Message,
+  ModelPort,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+} from '@agent-continuations/core';
+import { generateText, type ModelMessage, stepCountIs, streamText, type Tool } from 'ai';
+import { type AnySettings, instructionsOf, LOOP_ONLY_KEYS } from './compat';
+import { AI_SDK_KEY, toModelMessages, toNeutralMessage } from './messages';
+
+/** The engine's model port for an agent's settings. */
+export function createModelPort(settings: AnySettings): ModelPort {
+  const tools = settings.tools ?? {};
+  const modelTools = Object.fromEntries(
+    Object.entries(tools).map(([name, tool]) => {
+      const {
+        execute: _execute,
+        needsApproval: _needsApproval,
+        ...schemaOnly
+      } = tool as Tool & Record<string, unknown>;
+      return [name, schemaOnly];
+    }),
+  );
+  const skip = new Set<string>([...LOOP_ONLY_KEYS, 'prepareStep']);
+  const callSettings = Object.fromEntries(Object.entries(settings).filter(([key]) => !skip.has(key)));
+  const system = instructionsOf(settings);
+  const userPrepareStep = settings.prepareStep as ((options: Record<string, unknown>) => unknown) | undefined;
+
+  const stepArgs = async (request: ModelRequest) => ({
+    ...callSettings,
+    ...(system === undefined ? {} : { system }),
+    messages: await promptMessages(request.messages, tools),
+    tools: modelTools,
+    stopWhen: stepCountIs(1),
+    ...(request.signal ? { abortSignal: request.signal } : {}),
+    // The SDK sees one step per call; the user's prepareStep sees the run's real step number.
+    ...(userPrepareStep
+      ? {
+          prepareStep: (options: Record<string, unknown>) =>
+            userPrepareStep({ ...options, stepNumber: request.step }),
+        }
+      : {}),
+  });
+
+  return {
+    async generate(request) {
+      const result = await generateText((await stepArgs(request)) as Parameters<typeof generateText>[0]);
+      return toResponse(result.response.messages, result.usage, result.finishReason);
+    },
+    async *stream(request): AsyncIterable<ModelStreamEvent> {
+      let failure: { error: unknown } | undefined;
+      const result = streamText({
+        ...((await stepArgs(request)) as Parameters<typeof streamText>[0]),
+        onError: ({ error }: { error: unknown }) => {
+          failure ??= { error };
+        },
+      });
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') yield { type: 'text-delta', delta: part.text };
+        else if (part.type === 'reasoning-delta') yield { type: 'reasoning-delta', delta: part.text };
+        else if (part.type === 'tool-call' && !part.providerExecuted) {
+          yield {
+            type: 'tool-call',
+            toolCall: {
+              type: 'tool-call',
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              args: part.input as never,
+            },
+          };
+        } else if (part.type === 'error') failure ??= { error: part.error };
+      }
+      if (failure) throw failure.error;
+      const response = await result.response;
+      yield {
+        type: 'finish',
+        response: toResponse(response.messages, await result.usage, await result.finishReason),
+      };
+    },
+  };
+}
+
+/**
+ * The prompt for one step. Results the engine recorded carry the tool's return value; like the
+ * SDK, send the model what the tool's `toModelOutput` makes of it.
+ */
+async function promptMessages(
+  messages: readonly Message[],
+  tools: Record<string, Tool>,
+): Promise<ModelMessage[]> {
+  const converted = toModelMessages(messages);
+  if (!Object.values(tools).some((tool) => tool.toModelOutput)) return converted;
+  const inputs = new Map<string, unknown>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) if (part.type === 'tool-call') inputs.set(part.toolCallId, part.args);
+  }
+  return Promise.all(
+    converted.map(async (message, index) => {
+      const neutral = messages[index]!;
+      if (message.role !== 'tool' || neutral.role !== 'tool') return message;
+      const content = await Promise.all(
+        message.content.map(async (part) => {
+          if (part.type !== 'tool-result') return part;
+          const source = neutral.content.find((result) => result.toolCallId === part.toolCallId);
+          const toModelOutput = tools[part.toolName]?.toModelOutput;
+          const ownForm = (source?.providerMetadata?.[AI_SDK_KEY] as { output?: unknown } | undefined)
+            ?.output;
+          if (!source || !toModelOutput || source.isError || ownForm !== undefined) return part;
+          const output = await toModelOutput({
+            toolCallId: part.toolCallId,
+            input: inputs.get(part.toolCallId),
+            output: source.output,
+          });
+          return { ...part, output };
+        }),
+      );
+      return { ...message, content };
+    }),
+  );
+}
+
+function toResponse(
+  messages: readonly ModelMessage[],
+  usage: {
+    inputTokens?: number | undefined;
+    outputTokens?: number | undefined;
+    totalTokens?: number | undefined;
+  },
+  finishReason: string,
+): ModelResponse {
+  const assistant = messages.find((message) => message.role === 'assistant');
+  const message: AssistantMessage = assistant
+    ? (toNeutralMessage(assistant) as AssistantMessage)
+    : { role: 'assistant', content: [] };
+  const inputTokens = usage.inputTokens ?? 0;
+  const outputTokens = usage.outputTokens ?? 0;
+  return {
+    message,
+    usage: { inputTokens, outputTokens, totalTokens: usage.totalTokens ?? inputTokens + outputTokens },
+    finishReason,
+  };
+}
