@@ -1,0 +1,17 @@
+/**
+ * @agent-continuations/openai: pause and resume agents built on the raw `openai` SDK (Chat
+ * Completions or Responses) as JSON continuations.
+ */
+export { agentTool, humanTool } from '@agent-continuations/core';
+export { fromChatAssistant, fromChatMessages, toChatMessages } from './chat-messages';
+export { chatModel, type ModelSettings } from './chat-model';
+export { createAgent, type OpenAIAgentConfig } from './create-agent';
+export { fromResponsesItems, toResponsesItems } from './responses-items';
+export { responsesModel } from './responses-model';
+export {
+  type ChatFunctionTool,
+  type OpenAIAgentTool,
+  type ResponsesFunctionTool,
+  toEngineTool,
+  tool,
+} from './tool';
