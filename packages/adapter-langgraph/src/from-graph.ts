@@ -1,0 +1,344 @@
+/**
+ * `fromGraph`: an existing compiled LangGraph graph (a custom `StateGraph` with a messages channel,
+ * `createReactAgent`, or langchain's `createAgent`) as a `ContinuableAgent`, with no change to the
+ * graph. Each run uses a private in-memory checkpointer; a suspension carries what that
+ * checkpointer holds, so a resume needs no external store, thread or process.
+ */
+import {
+  type AuditEntry,
+  type ContinuableAgent,
+  type Continuation,
+  ContinuationError,
+  checkDecisions,
+  type Decision,
+  type Decisions,
+  diffFingerprints,
+  emptyUsage,
+  fingerprintAgent,
+  inputMessages,
+  listActions,
+  type Message,
+  parseContinuation,
+  type RunOptions,
+  type RunResult,
+  type SuspendWhen,
+  splitActionId,
+  type ToolDefinition,
+  toolCallsOf,
+  zodValidator,
+} from '@agent-continuations/core';
+import { toJsonSchema } from '@langchain/core/utils/json_schema';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import type { z } from 'zod';
+import { type GraphState, importState } from './graph-state';
+import { resumeValues } from './interrupts';
+import { toLangChainMessages } from './messages';
+import { type GraphHandle, type RunContext, runSegment, type SegmentInput } from './run-graph';
+import { guardToolNodes } from './tool-guard';
+import { agentOf } from './tools';
+
+/** Options of {@link fromGraph}. */
+export interface FromGraphOptions {
+  /** The agent's name, recorded in its continuations. */
+  name: string;
+  description?: string;
+  /** Predicates checked at LangGraph's step boundaries (synchronous ones); when one fires the run suspends. */
+  suspendWhen?: SuspendWhen | readonly SuspendWhen[];
+  /** The state key of the messages channel; `messages` by default. */
+  messagesKey?: string;
+  /**
+   * The node that calls the model, for resuming a continuation made by another adapter while
+   * tool calls wait; found by name (`agent`, `model_request`, `model`, `llm`, `chatbot`, `call_model`) when left out.
+   */
+  modelNode?: string;
+  /** LangGraph's step budget for each run segment. */
+  recursionLimit?: number;
+}
+
+/** A wrapped graph: a {@link ContinuableAgent} whose runs are LangGraph runs. */
+export interface GraphAgent extends ContinuableAgent<string | Message[], string> {
+  /** The fingerprint continuations of this agent carry: its tool names and schemas. */
+  fingerprint(): Promise<string>;
+}
+
+type Wrappable = GraphHandle | { graph: GraphHandle; invoke: GraphHandle['invoke'] };
+
+const THREAD = 'continuation';
+const MODEL_NODES = ['agent', 'model_request', 'model', 'llm', 'chatbot', 'call_model'];
+
+/**
+ * Wrap a compiled graph as a continuable agent.
+ *
+ * @example
+ * ```ts
+ * const graph = createReactAgent({ llm, tools: requireApproval(tools, ['restart_service']), version: 'v2' });
+ * const ops = fromGraph(graph, { name: 'ops' });
+ * const first = await ops.run('Restart web-1');
+ * if (first.status === 'suspended') {
+ *   const saved = serializeContinuation(first.continuation); // any store, any process
+ *   const done = await ops.resume(saved, { [first.actions[0]!.id]: { type: 'approve', by: 'ann' } });
+ * }
+ * ```
+ */
+export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAgent {
+  const handle: GraphHandle = 'nodes' in graph ? graph : graph.graph;
+  const runner = { invoke: (input: unknown, config: Record<string, unknown>) => graph.invoke(input, config) };
+  const toolNodes = guardToolNodes(handle);
+  const nodeNames = Object.keys(handle.nodes).sort();
+  const messagesKey = options.messagesKey ?? 'messages';
+  const predicates = toPredicateList(options.suspendWhen);
+  const tools = new Map<string, ToolDefinition>();
+  for (const node of toolNodes.values())
+    for (const lc of node.tools ?? []) tools.set(lc.name, toolDefinition(lc));
+  let fingerprint: Promise<string> | undefined;
+  const getFingerprint = () => {
+    fingerprint ??= fingerprintAgent({ tools: [...tools.values()] });
+    return fingerprint;
+  };
+  const modelNode = options.modelNode ?? MODEL_NODES.find((name) => name in handle.nodes);
+
+  const segment = (saver: MemorySaver, input: unknown, extra: Partial<SegmentInput> = {}): SegmentInput => ({
+    saver,
+    threadId: THREAD,
+    input,
+    children: {},
+    predicates,
+    skipFirstCheck: false,
+    messagesKey,
+    nodeNames,
+    ...(options.recursionLimit ? { recursionLimit: options.recursionLimit } : {}),
+    ...extra,
+  });
+
+  async function run(input: string | Message[], runOptions: RunOptions = {}): Promise<RunResult<string>> {
+    const context: RunContext = {
+      runId: runOptions.runId ?? crypto.randomUUID(),
+      agent: { name: options.name, framework: 'langgraph', fingerprint: await getFingerprint() },
+      metadata: runOptions.metadata ?? {},
+      step: 0,
+      usage: emptyUsage(),
+      audit: [],
+      done: [],
+    };
+    const messages = toLangChainMessages(inputMessages(input));
+    return runSegment(
+      runner,
+      handle,
+      context,
+      segment(new MemorySaver(), { [messagesKey]: messages }),
+      runOptions,
+    );
+  }
+
+  async function resume(
+    raw: Continuation | string,
+    decisions: Decisions = {},
+    runOptions: RunOptions = {},
+  ): Promise<RunResult<string>> {
+    const continuation = parseContinuation(raw);
+    await checkResumable(continuation, runOptions);
+    await checkDecisions(continuation, decisions, tools);
+    const context: RunContext = {
+      runId: continuation.runId,
+      agent: { name: options.name, framework: 'langgraph', fingerprint: await getFingerprint() },
+      metadata: continuation.metadata,
+      step: continuation.step,
+      usage: { ...continuation.usage },
+      audit: [...continuation.decisions, ...auditEntries(continuation, decisions)],
+      done: continuation.done,
+    };
+    const { direct, children } = splitDecisions(continuation, decisions);
+    const fromPredicate = continuation.suspendedBy.type === 'predicate';
+    const native = continuation.agent.framework === 'langgraph' && continuation.state !== undefined;
+    if (native) {
+      const { saver, state } = importState(continuation.state!, THREAD, nodeNames);
+      const entries = new Map(continuation.pending.map((entry) => [entry.toolCallId, entry]));
+      const values = resumeValues(direct, (state as GraphState).interrupts, entries);
+      const input = Object.keys(values).length > 0 ? new Command({ resume: values }) : null;
+      return runSegment(
+        runner,
+        handle,
+        context,
+        segment(saver, input, { children, skipFirstCheck: fromPredicate }),
+        runOptions,
+      );
+    }
+    return resumeForeign(continuation, context, direct, children, fromPredicate, runOptions);
+  }
+
+  /**
+   * A continuation made by another adapter (or without state): rebuild the graph's state from the
+   * neutral messages, run, and answer the decided actions as the graph asks for them again.
+   */
+  async function resumeForeign(
+    continuation: Continuation,
+    context: RunContext,
+    direct: Map<string, Decision>,
+    children: Record<string, unknown>,
+    fromPredicate: boolean,
+    runOptions: RunOptions,
+  ): Promise<RunResult<string>> {
+    const saver = new MemorySaver();
+    const messages = toLangChainMessages(continuation.messages);
+    const waiting = toolCallsOf(continuation.messages.at(-1)).length > 0;
+    let input: unknown = { [messagesKey]: messages };
+    if (waiting) {
+      if (!modelNode) {
+        throw new ContinuationError(
+          'STATE_MISMATCH',
+          'Cannot tell which node of this graph calls the model, to resume the waiting tool calls; pass `modelNode` to fromGraph.',
+        );
+      }
+      await handle.updateState(
+        { configurable: { thread_id: THREAD, __pregel_checkpointer: saver } },
+        { [messagesKey]: messages },
+        modelNode,
+      );
+      input = null;
+    }
+    const unanswered = new Map(direct);
+    let result = await runSegment(
+      runner,
+      handle,
+      context,
+      segment(saver, input, { children, skipFirstCheck: fromPredicate }),
+      runOptions,
+    );
+    // Each round answers the actions the graph asked for again; it ends when none is decided.
+    while (result.status === 'suspended') {
+      const state = result.continuation.state as unknown as GraphState;
+      const entries = new Map(result.continuation.pending.map((entry) => [entry.toolCallId, entry]));
+      const now = new Map([...unanswered].filter(([id]) => entries.has(id)));
+      if (now.size === 0) break;
+      for (const id of now.keys()) unanswered.delete(id);
+      const values = resumeValues(now, state.interrupts, entries);
+      const next: RunContext = {
+        ...context,
+        step: result.continuation.step,
+        usage: result.continuation.usage,
+        done: result.continuation.done,
+      };
+      result = await runSegment(
+        runner,
+        handle,
+        next,
+        segment(saver, new Command({ resume: values }), { children }),
+        runOptions,
+      );
+    }
+    return result;
+  }
+
+  async function checkResumable(continuation: Continuation, runOptions: RunOptions): Promise<void> {
+    if (continuation.agent.name !== options.name) {
+      throw new ContinuationError(
+        'AGENT_MISMATCH',
+        `This continuation belongs to agent "${continuation.agent.name}", not "${options.name}".`,
+      );
+    }
+    const current = await getFingerprint();
+    const saved = continuation.agent.fingerprint;
+    if (
+      saved &&
+      continuation.agent.framework === 'langgraph' &&
+      saved !== current &&
+      !runOptions.allowChangedAgent
+    ) {
+      const changes = diffFingerprints(saved, current);
+      throw new ContinuationError(
+        'AGENT_CHANGED',
+        `Agent "${options.name}" changed since this continuation was made: ${changes.join('; ')}. Pass allowChangedAgent to resume anyway.`,
+        { details: changes },
+      );
+    }
+    const last = continuation.messages.at(-1);
+    if (
+      continuation.pending.length === 0 &&
+      continuation.suspendedBy.type === 'actions' &&
+      toolCallsOf(last).length === 0
+    ) {
+      throw new ContinuationError(
+        'NOT_RESUMABLE',
+        'This continuation waits for nothing: its run already ended.',
+      );
+    }
+  }
+
+  return {
+    name: options.name,
+    framework: 'langgraph',
+    ...(options.description === undefined ? {} : { description: options.description }),
+    run,
+    resume,
+    checkDecisions: (continuation, decisions) => checkDecisions(continuation, decisions, tools),
+    fingerprint: getFingerprint,
+  };
+}
+
+/** Direct decisions by tool-call id, and for each suspended child its continuation (and decisions). */
+function splitDecisions(continuation: Continuation, decisions: Decisions) {
+  const direct = new Map<string, Decision>();
+  const nested = new Map<string, Decisions>();
+  for (const [id, decision] of Object.entries(decisions)) {
+    const { head, rest } = splitActionId(id);
+    if (rest === undefined) direct.set(head, decision);
+    else nested.set(head, { ...nested.get(head), [rest]: decision });
+  }
+  const children: Record<string, unknown> = {};
+  for (const entry of continuation.pending) {
+    if (entry.kind !== 'agent') continue;
+    const group = nested.get(entry.toolCallId);
+    children[entry.toolCallId] = group
+      ? { continuation: entry.child, decisions: group }
+      : { continuation: entry.child };
+  }
+  return { direct, children };
+}
+
+function auditEntries(continuation: Continuation, decisions: Decisions): AuditEntry[] {
+  const actions = new Map(listActions(continuation).map((action) => [action.id, action]));
+  const at = new Date().toISOString();
+  return Object.entries(decisions).map(([actionId, decision]) => {
+    const action = actions.get(actionId)!;
+    const entry: AuditEntry = {
+      actionId,
+      type: decision.type,
+      toolName: action.toolName,
+      toolCallId: action.toolCallId,
+      at,
+      args: action.args,
+    };
+    if (decision.by) entry.by = decision.by;
+    if (decision.type !== 'input' && decision.reason) entry.reason = decision.reason;
+    if (decision.type === 'approve' && decision.args !== undefined) entry.editedArgs = decision.args;
+    if (decision.type === 'input') entry.value = decision.value;
+    return entry;
+  });
+}
+
+/** A LangChain tool as the core sees it, to check decisions (edited arguments, sub-agents). */
+function toolDefinition(lc: { name: string; description?: string; schema?: unknown }): ToolDefinition {
+  const schema = lc.schema as z.ZodType | Record<string, unknown> | undefined;
+  const isZod = typeof (schema as { safeParse?: unknown } | undefined)?.safeParse === 'function';
+  let inputSchema: Record<string, unknown> = {};
+  try {
+    inputSchema = schema ? (toJsonSchema(schema as never) as Record<string, unknown>) : {};
+  } catch {
+    inputSchema = {};
+  }
+  const agent = agentOf(lc);
+  return {
+    name: lc.name,
+    ...(lc.description ? { description: lc.description } : {}),
+    inputSchema,
+    ...(isZod ? { validate: zodValidator(schema as z.ZodType) } : {}),
+    execute: () => undefined,
+    ...(agent ? { agent } : {}),
+  };
+}
+
+function toPredicateList(suspendWhen: FromGraphOptions['suspendWhen']) {
+  if (!suspendWhen) return [];
+  const list = Array.isArray(suspendWhen) ? suspendWhen : [suspendWhen as SuspendWhen];
+  return list.map((p) => (typeof p === 'function' ? { name: p.name || 'custom', check: p } : p));
+}

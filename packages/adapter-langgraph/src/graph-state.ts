@@ -1,0 +1,186 @@
+/**
+ * The `state` of a LangGraph continuation: for each checkpoint namespace that a resume needs, the
+ * newest checkpoint and its pending writes, as plain JSON (LangChain's own serialization of its
+ * messages, parsed: no JSON inside JSON strings), plus which LangGraph interrupt each action
+ * answers. Moved in and out of a private `MemorySaver`.
+ */
+import { ContinuationError, type JsonObject, type JsonValue } from '@agent-continuations/core';
+import { MemorySaver } from '@langchain/langgraph';
+import { z } from 'zod';
+
+/** How a pending action is answered in LangGraph terms. */
+export interface InterruptRef {
+  /** The LangGraph interrupt id, the key of `Command({ resume: { [id]: value } })`. */
+  id: string;
+  /** The payload's shape: ours, the langchain human-in-the-loop middleware's, or a plain `interrupt()`. */
+  source: 'ours' | 'hitl' | 'plain';
+  /** For `hitl`: this call's place in the middleware's request, and the request's size. */
+  index?: number;
+  count?: number;
+}
+
+/** The adapter-native part of a LangGraph continuation. */
+export interface GraphState {
+  v: 1;
+  /** The graph's node names when the run suspended; a renamed node makes the state unusable. */
+  nodes: string[];
+  checkpoints: SavedCheckpoint[];
+  /** Tool-call id of each pending action -> its interrupt. */
+  interrupts: Record<string, InterruptRef>;
+}
+
+interface SavedCheckpoint {
+  ns: string;
+  id: string;
+  parent?: string;
+  checkpoint: JsonValue;
+  metadata: JsonValue;
+  /** Pending writes: [task id, index key, channel, value, task path]. */
+  writes: Array<[string, string, string, JsonValue, string]>;
+}
+
+const json = z.custom<JsonValue>(() => true);
+const graphStateSchema = z
+  .object({
+    v: z.literal(1),
+    nodes: z.array(z.string()),
+    checkpoints: z.array(
+      z.object({
+        ns: z.string(),
+        id: z.string().min(1),
+        parent: z.string().optional(),
+        checkpoint: json,
+        metadata: json,
+        writes: z.array(z.tuple([z.string(), z.string(), z.string(), json, z.string()])),
+      }),
+    ),
+    interrupts: z.record(
+      z.string(),
+      z.object({
+        id: z.string().min(1),
+        source: z.enum(['ours', 'hitl', 'plain']),
+        index: z.number().int().nonnegative().optional(),
+        count: z.number().int().positive().optional(),
+      }),
+    ),
+  })
+  .strict();
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * What `saver` holds for `threadId` that a resume needs: the root namespace and every namespace
+ * on the way to a pending interrupt, each at its newest checkpoint.
+ */
+export function exportState(
+  saver: MemorySaver,
+  threadId: string,
+  nodes: string[],
+  interrupts: Record<string, InterruptRef>,
+): GraphState {
+  const namespaces = saver.storage[threadId] ?? {};
+  const newest = new Map<string, string>();
+  for (const [ns, checkpoints] of Object.entries(namespaces)) {
+    const id = Object.keys(checkpoints).sort().reverse()[0];
+    if (id) newest.set(ns, id);
+  }
+  const keep = new Set<string>(['']);
+  for (const [ns, id] of newest) {
+    const writes = Object.values(saver.writes[key(threadId, ns, id)] ?? {});
+    if (ns !== '' && writes.some(([, channel]) => channel === '__interrupt__')) {
+      const parts = ns.split('|');
+      for (let i = 1; i <= parts.length; i++) keep.add(parts.slice(0, i).join('|'));
+    }
+  }
+  const checkpoints: SavedCheckpoint[] = [];
+  for (const ns of [...keep].sort()) {
+    const id = newest.get(ns);
+    if (!id) continue;
+    const [checkpoint, metadata, parent] = namespaces[ns]![id]!;
+    const writes = Object.entries(saver.writes[key(threadId, ns, id)] ?? {}).map(
+      ([inner, [task, channel, value, path]]): [string, string, string, JsonValue, string] => [
+        task,
+        inner,
+        channel,
+        parse(value),
+        path ?? '',
+      ],
+    );
+    checkpoints.push({
+      ns,
+      id,
+      ...(parent ? { parent } : {}),
+      checkpoint: parse(checkpoint),
+      metadata: parse(metadata),
+      writes,
+    });
+  }
+  return { v: 1, nodes, checkpoints, interrupts };
+}
+
+/**
+ * A fresh private saver holding `state` under `threadId`. Throws `STATE_MISMATCH` when the state is
+ * malformed or was made by a graph with other nodes.
+ */
+export function importState(
+  raw: JsonValue,
+  threadId: string,
+  nodes: readonly string[],
+): { saver: MemorySaver; state: GraphState } {
+  const parsed = graphStateSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ContinuationError(
+      'STATE_MISMATCH',
+      `The continuation's LangGraph state is malformed: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  const state = parsed.data as GraphState;
+  const missing = state.nodes.filter((node) => !nodes.includes(node));
+  const added = nodes.filter((node) => !state.nodes.includes(node));
+  if (missing.length > 0 || added.length > 0) {
+    const what = [
+      missing.length ? `nodes no longer in the graph: ${missing.join(', ')}` : '',
+      added.length ? `nodes new in the graph: ${added.join(', ')}` : '',
+    ].filter(Boolean);
+    throw new ContinuationError(
+      'STATE_MISMATCH',
+      `The continuation's LangGraph state does not fit this graph (${what.join('; ')}).`,
+      {
+        details: { missing, added },
+      },
+    );
+  }
+  const saver = new MemorySaver();
+  const thread: MemorySaver['storage'][string] = Object.create(null);
+  for (const saved of state.checkpoints) {
+    thread[saved.ns] ??= Object.create(null);
+    thread[saved.ns]![saved.id] = [bytes(saved.checkpoint), bytes(saved.metadata), saved.parent];
+    if (saved.writes.length === 0) continue;
+    const writes: MemorySaver['writes'][string] = Object.create(null);
+    for (const [task, inner, channel, value, path] of saved.writes)
+      writes[inner] = [task, channel, bytes(value), path];
+    saver.writes[key(threadId, saved.ns, saved.id)] = writes;
+  }
+  saver.storage[threadId] = thread;
+  return { saver, state };
+}
+
+/** The metadata a checkpoint carries, as JSON. */
+export function metadataOf(state: GraphState): JsonObject {
+  const root = state.checkpoints.find((saved) => saved.ns === '');
+  return (root?.metadata ?? {}) as JsonObject;
+}
+
+function key(threadId: string, ns: string, id: string): string {
+  // MemorySaver's own key layout for pending writes.
+  return JSON.stringify([threadId, ns, id]);
+}
+
+function parse(value: Uint8Array): JsonValue {
+  return JSON.parse(decoder.decode(value)) as JsonValue;
+}
+
+function bytes(value: JsonValue): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}

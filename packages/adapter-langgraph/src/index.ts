@@ -1,0 +1,15 @@
+/**
+ * @agent-continuations/langgraph: existing LangGraph JS graphs and prebuilt agents as continuable
+ * agents, with approvals, human input and nested agents as LangChain tools.
+ */
+export { type FromGraphOptions, fromGraph, type GraphAgent } from './from-graph';
+export type { GraphState, InterruptRef } from './graph-state';
+export { fromLangChainMessages, toLangChainMessages } from './messages';
+export {
+  type AgentToolOptions,
+  type ApprovalPolicy,
+  agentTool,
+  rejectionText,
+  requestInput,
+  requireApproval,
+} from './tools';

@@ -1,0 +1,16 @@
+/**
+ * The private keys this adapter passes through LangGraph's `configurable`, and the tag its own
+ * interrupt payloads carry. Keys start with `__` so LangGraph keeps them out of checkpoint metadata.
+ */
+
+/** Tool-call id -> recorded tool result: calls that already ran and must not run again. */
+export const DONE_KEY = '__ac_done';
+/** Tool-call id -> the suspended child continuation (and decisions for it) of an `agentTool` call. */
+export const CHILDREN_KEY = '__ac_children';
+/** Tool-call id -> result, filled while the graph runs, read when it suspends. */
+export const CAPTURE_KEY = '__ac_capture';
+/** The run id, so nested agents derive theirs from it. */
+export const RUN_ID_KEY = '__ac_run_id';
+
+/** The tag on interrupt payloads made by this adapter's wrappers. */
+export const MARK = 'agentContinuation';

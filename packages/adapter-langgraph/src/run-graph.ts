@@ -1,0 +1,295 @@
+/**
+ * One segment of a graph run: invoke the graph against a private saver, then read back either the
+ * final answer or everything a continuation needs.
+ */
+import {
+  type AgentRef,
+  type AuditEntry,
+  addUsage,
+  type Continuation,
+  CURRENT_VERSION,
+  type DoneEntry,
+  FORMAT,
+  type JsonObject,
+  listActions,
+  type Message,
+  type PredicateContext,
+  type RunOptions,
+  type RunResult,
+  type SuspendPredicate,
+  type ToolResultPart,
+  textOf,
+  toolCallsOf,
+  type Usage,
+} from '@agent-continuations/core';
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
+import type { LLMResult } from '@langchain/core/outputs';
+import { isGraphDrained, type MemorySaver, RunControl } from '@langchain/langgraph';
+import { exportState } from './graph-state';
+import { mapInterrupts, type RawInterrupt } from './interrupts';
+import { CAPTURE_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
+import { fromLangChainMessages, toolResultPart } from './messages';
+import { outsideGraph } from './tools';
+
+/** The wrapped graph, as far as the adapter uses it. */
+export interface GraphHandle {
+  invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
+  getState(config: Record<string, unknown>): Promise<StateSnapshotLike>;
+  updateState(config: Record<string, unknown>, values: unknown, asNode?: string): Promise<unknown>;
+  nodes: Record<string, { bound?: unknown }>;
+  interruptBefore?: unknown;
+  interruptAfter?: unknown;
+}
+
+interface StateSnapshotLike {
+  values: Record<string, unknown>;
+  next: readonly string[];
+  tasks: ReadonlyArray<{ name: string; interrupts?: RawInterrupt[] }>;
+}
+
+/** The run facts that carry over between segments. */
+export interface RunContext {
+  runId: string;
+  agent: AgentRef;
+  metadata: JsonObject;
+  step: number;
+  usage: Usage;
+  audit: AuditEntry[];
+  /** Results of this turn's calls already recorded in the continuation being resumed. */
+  done: DoneEntry[];
+}
+
+/** What one segment is started with. */
+export interface SegmentInput {
+  saver: MemorySaver;
+  threadId: string;
+  /** The graph input: new messages, a `Command`, or null to go on from the saved checkpoint. */
+  input: unknown;
+  children: Record<string, unknown>;
+  predicates: readonly SuspendPredicate[];
+  /** Resuming from a predicate suspension: do not fire again at the first boundary. */
+  skipFirstCheck: boolean;
+  messagesKey: string;
+  nodeNames: string[];
+  recursionLimit?: number;
+}
+
+/** Run one segment; returns the run's result. */
+export async function runSegment(
+  graph: { invoke: GraphHandle['invoke'] },
+  handle: GraphHandle,
+  context: RunContext,
+  segment: SegmentInput,
+  options: RunOptions,
+): Promise<RunResult<string>> {
+  const counter = new ModelCallCounter();
+  const capture = new Map<string, ToolMessage>();
+  const done: Record<string, ToolResultPart> = {};
+  for (const entry of context.done) done[entry.toolCallId] = doneToPart(entry);
+  const startedAt = Date.now();
+  const control = new PredicateControl(segment.predicates, segment.skipFirstCheck, () => ({
+    runId: context.runId,
+    step: context.step + counter.calls,
+    usage: addUsage(context.usage, counter.usage),
+    messages: counter.lastMessages,
+    segment: { startedAt, step: context.step, usage: context.usage },
+    now: Date.now(),
+  }));
+  const configurable = {
+    thread_id: segment.threadId,
+    __pregel_checkpointer: segment.saver,
+    [DONE_KEY]: done,
+    [CHILDREN_KEY]: segment.children,
+    [CAPTURE_KEY]: capture,
+    [RUN_ID_KEY]: context.runId,
+  };
+  try {
+    await outsideGraph(() =>
+      graph.invoke(segment.input, {
+        configurable,
+        callbacks: [counter],
+        control,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(segment.recursionLimit ? { recursionLimit: segment.recursionLimit } : {}),
+      }),
+    );
+  } catch (error) {
+    if (!isGraphDrained(error)) throw error;
+  }
+  const stateConfig = { configurable: { thread_id: segment.threadId, __pregel_checkpointer: segment.saver } };
+  const snapshot = await handle.getState(stateConfig);
+  const step = context.step + counter.calls;
+  const usage = addUsage(context.usage, counter.usage);
+  const messages = fromLangChainMessages((snapshot.values[segment.messagesKey] ?? []) as BaseMessage[]);
+  const applied = new Map<string, ToolResultPart>();
+  const interrupts = snapshot.tasks.flatMap((task) =>
+    (task.interrupts ?? []).map((raw) => ({ ...raw, node: task.name })),
+  );
+
+  if (interrupts.length === 0 && snapshot.next.length === 0) {
+    const output = textOf(messages.at(-1));
+    const result = { status: 'completed' as const, output, messages, runId: context.runId, usage, step };
+    await options.onEvent?.({ type: 'complete', runId: context.runId, output, messages, usage });
+    return result;
+  }
+
+  // Results LangGraph already applied for a turn that still waits go to `done`, as in every adapter.
+  let turnAt = messages.length - 1;
+  while (turnAt >= 0 && messages[turnAt]!.role !== 'assistant') turnAt--;
+  const calls = turnAt >= 0 ? toolCallsOf(messages[turnAt]) : [];
+  const mapped = mapInterrupts(interrupts, calls);
+  const pendingIds = new Set(mapped.pending.map((entry) => entry.toolCallId));
+  const written = await writtenResults(segment, stateConfig);
+  const trailing = messages.slice(turnAt + 1);
+  if (calls.length > 0 && mapped.pending.length > 0 && trailing.every((message) => message.role === 'tool')) {
+    messages.splice(turnAt + 1);
+    for (const message of trailing) for (const part of message.content) applied.set(part.toolCallId, part);
+  }
+  const doneEntries: DoneEntry[] = [];
+  for (const call of calls) {
+    if (pendingIds.has(call.toolCallId)) continue;
+    const message = written.get(call.toolCallId) ?? capture.get(call.toolCallId);
+    const part = applied.get(call.toolCallId) ?? (message ? toolResultPart(message) : done[call.toolCallId]);
+    if (!part) continue;
+    const entry: DoneEntry = { toolCallId: call.toolCallId, toolName: call.toolName, output: part.output };
+    if (part.isError) entry.isError = true;
+    doneEntries.push(entry);
+  }
+
+  let suspendedBy: Continuation['suspendedBy'];
+  if (mapped.pending.length > 0)
+    suspendedBy = { type: 'actions', kinds: [...new Set(mapped.pending.map((entry) => entry.kind))] };
+  else if (control.fired.length > 0) suspendedBy = { type: 'predicate', predicates: control.fired };
+  else suspendedBy = { type: 'predicate', predicates: [staticPauseName(handle, snapshot.next)] };
+
+  const continuation: Continuation = {
+    format: FORMAT,
+    version: CURRENT_VERSION,
+    id: crypto.randomUUID(),
+    runId: context.runId,
+    agent: { ...context.agent },
+    messages,
+    pending: mapped.pending,
+    done: doneEntries,
+    step,
+    usage,
+    suspendedBy,
+    state: exportState(segment.saver, segment.threadId, segment.nodeNames, mapped.refs) as never,
+    metadata: context.metadata,
+    decisions: [...context.audit],
+    createdAt: new Date().toISOString(),
+  };
+  await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
+  return { status: 'suspended', continuation, actions: listActions(continuation) };
+}
+
+/** Tool messages that finished tasks wrote but the next checkpoint has not applied yet. */
+async function writtenResults(
+  segment: SegmentInput,
+  config: { configurable: Record<string, unknown> },
+): Promise<Map<string, ToolMessage>> {
+  const tuple = await segment.saver.getTuple({ configurable: { ...config.configurable, checkpoint_ns: '' } });
+  const found = new Map<string, ToolMessage>();
+  for (const [, channel, value] of tuple?.pendingWrites ?? []) {
+    if (channel !== segment.messagesKey) continue;
+    for (const message of Array.isArray(value) ? value : [value]) {
+      if (isToolMessage(message)) found.set(message.tool_call_id, message);
+    }
+  }
+  return found;
+}
+
+function staticPauseName(handle: GraphHandle, next: readonly string[]): string {
+  const before = Array.isArray(handle.interruptBefore) ? (handle.interruptBefore as string[]) : [];
+  const kind =
+    handle.interruptBefore === '*' || next.some((node) => before.includes(node))
+      ? 'interruptBefore'
+      : 'interruptAfter';
+  return `${kind}(${next.join(',')})`;
+}
+
+function doneToPart(entry: DoneEntry): ToolResultPart {
+  const part: ToolResultPart = {
+    type: 'tool-result',
+    toolCallId: entry.toolCallId,
+    toolName: entry.toolName,
+    output: entry.output,
+  };
+  if (entry.isError) part.isError = true;
+  return part;
+}
+
+function isToolMessage(value: unknown): value is ToolMessage {
+  return (
+    typeof (value as BaseMessage | undefined)?.getType === 'function' &&
+    (value as BaseMessage).getType() === 'tool'
+  );
+}
+
+/** Counts model calls and their token usage while a segment runs. */
+class ModelCallCounter extends BaseCallbackHandler {
+  name = 'agent-continuations-model-counter';
+  calls = 0;
+  usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  lastMessages: Message[] = [];
+
+  override async handleChatModelStart(_llm: unknown, messages: BaseMessage[][]): Promise<void> {
+    this.lastMessages = fromLangChainMessages(messages[0] ?? []);
+  }
+
+  override async handleLLMEnd(output: LLMResult): Promise<void> {
+    this.calls += 1;
+    const generation = output.generations[0]?.[0] as
+      | { message?: { usage_metadata?: Record<string, number> } }
+      | undefined;
+    const meta = generation?.message?.usage_metadata;
+    const tokenUsage = (output.llmOutput?.tokenUsage ?? {}) as Record<string, number>;
+    const input = meta?.input_tokens ?? tokenUsage.promptTokens ?? 0;
+    const out = meta?.output_tokens ?? tokenUsage.completionTokens ?? 0;
+    this.usage = addUsage(this.usage, {
+      inputTokens: input,
+      outputTokens: out,
+      totalTokens: meta?.total_tokens ?? input + out,
+    });
+  }
+}
+
+/**
+ * LangGraph's drain control, asked at every step boundary: it drains (and the run suspends) when
+ * a predicate fires. Predicates must answer synchronously here.
+ */
+class PredicateControl extends RunControl {
+  fired: string[] = [];
+  #skip: boolean;
+
+  constructor(
+    private readonly predicates: readonly SuspendPredicate[],
+    skipFirst: boolean,
+    private readonly context: () => PredicateContext,
+  ) {
+    super();
+    this.#skip = skipFirst;
+  }
+
+  override get drainRequested(): boolean {
+    if (super.drainRequested) return true;
+    if (this.predicates.length === 0) return false;
+    if (this.#skip) {
+      this.#skip = false;
+      return false;
+    }
+    const context = this.context();
+    for (const predicate of this.predicates) {
+      const answer = predicate.check(context);
+      if (answer instanceof Promise) {
+        throw new Error(
+          `Predicate "${predicate.name}" is async; LangGraph checks predicates synchronously at its step boundaries.`,
+        );
+      }
+      if (answer) this.fired.push(predicate.name);
+    }
+    if (this.fired.length > 0) this.requestDrain(this.fired.join(','));
+    return this.fired.length > 0;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Exactly-once for tool nodes. LangGraph re-runs an interrupted node from its start; a tool node
+ * that runs every call of a turn in one task (`createReactAgent` v1, a plain `ToolNode`) would run
+ * the calls that already finished again. The guard records each finished call's result while the
+ * graph runs, and on resume answers a recorded call from the record instead of running it.
+ */
+import type { ToolResultPart } from '@agent-continuations/core';
+import type { ToolMessage } from '@langchain/core/messages';
+import { CAPTURE_KEY, DONE_KEY } from './keys';
+import { toolResultMessage } from './messages';
+
+const GUARDED = Symbol.for('agent-continuations.langgraph.guarded');
+
+interface ToolNodeLike {
+  runTool(
+    call: { id?: string; name: string },
+    config: { configurable?: Record<string, unknown> },
+    state: unknown,
+  ): Promise<unknown>;
+  tools?: Array<{ name: string }>;
+  [GUARDED]?: true;
+}
+
+/** A compiled graph, seen only as far as this module needs. */
+export interface GraphNodes {
+  nodes: Record<string, { bound?: unknown }>;
+}
+
+/** Tool nodes of a graph (LangGraph's and langchain's `ToolNode`), by node name. */
+export function findToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
+  const found = new Map<string, ToolNodeLike>();
+  for (const [name, node] of Object.entries(graph.nodes)) {
+    const bound = node.bound as Partial<ToolNodeLike> | undefined;
+    if (bound && typeof bound.runTool === 'function' && Array.isArray(bound.tools))
+      found.set(name, bound as ToolNodeLike);
+  }
+  return found;
+}
+
+/**
+ * Guard every tool node of `graph` (once; the guard does nothing for runs that are not ours).
+ * Returns the tool nodes found.
+ */
+export function guardToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
+  const nodes = findToolNodes(graph);
+  for (const node of nodes.values()) {
+    if (node[GUARDED]) continue;
+    const original = node.runTool.bind(node);
+    node.runTool = async (call, config, state) => {
+      const id = call.id;
+      const configurable = config?.configurable ?? {};
+      const done = id
+        ? (configurable[DONE_KEY] as Record<string, ToolResultPart> | undefined)?.[id]
+        : undefined;
+      if (done) return toolResultMessage(done);
+      const output = await original(call, config, state);
+      const capture = configurable[CAPTURE_KEY] as Map<string, ToolMessage> | undefined;
+      if (id && capture && isToolMessage(output)) capture.set(id, output);
+      return output;
+    };
+    node[GUARDED] = true;
+  }
+  return nodes;
+}
+
+function isToolMessage(value: unknown): value is ToolMessage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { getType?: unknown }).getType === 'function' &&
+    (value as { getType(): string }).getType() === 'tool'
+  );
+}

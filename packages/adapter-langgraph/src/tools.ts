@@ -1,0 +1,215 @@
+/**
+ * LangChain tools that suspend a LangGraph run the continuable way: approval for existing tools,
+ * a human's answer inside a tool, and any `ContinuableAgent` as a tool.
+ */
+import {
+  type ContinuableAgent,
+  type Continuation,
+  type Decisions,
+  type JsonValue,
+  textOf,
+} from '@agent-continuations/core';
+import { ToolMessage } from '@langchain/core/messages';
+import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
+import { type StructuredToolInterface, type ToolRunnableConfig, tool } from '@langchain/core/tools';
+import { interrupt } from '@langchain/langgraph';
+import { z } from 'zod';
+import { type OwnPayload, type OwnResume, toJson } from './interrupts';
+import { CHILDREN_KEY, MARK, RUN_ID_KEY } from './keys';
+
+/** Which calls need approval: all, the tools named, or a function of the call. */
+export type ApprovalPolicy =
+  | true
+  | readonly string[]
+  | ((call: { toolName: string; args: JsonValue }) => boolean | Promise<boolean>);
+
+const AGENT = Symbol.for('agent-continuations.langgraph.agent');
+
+/** The text a model gets when a human rejected its call (the same words as every adapter). */
+export function rejectionText(reason: string | undefined): string {
+  return `A human rejected this tool call${reason ? `: ${reason}` : '.'} Do not retry it unchanged.`;
+}
+
+/**
+ * Add human approval to existing LangChain tools without rewriting them: a call that the policy
+ * selects suspends the run as an `approval` action; approve runs the tool (with edited arguments
+ * when given), reject returns the reason to the model as an error result.
+ *
+ * @example
+ * ```ts
+ * const tools = requireApproval([restartService, readLogs], ['restart_service']);
+ * const graph = createReactAgent({ llm, tools, version: 'v2' });
+ * const agent = fromGraph(graph, { name: 'ops' });
+ * ```
+ */
+export function requireApproval<T extends StructuredToolInterface>(
+  tools: readonly T[],
+  policy: ApprovalPolicy = true,
+): StructuredToolInterface[] {
+  const selects = async (toolName: string, args: JsonValue) => {
+    if (policy === true) return true;
+    if (typeof policy === 'function') return policy({ toolName, args });
+    return policy.includes(toolName);
+  };
+  return tools.map((original) => {
+    if (policy !== true && typeof policy !== 'function' && !policy.includes(original.name)) return original;
+    const wrapped = tool(
+      async (args: unknown, config: ToolRunnableConfig) => {
+        const call = callOf(config, original.name, args);
+        if (!(await selects(original.name, call.args))) return original.invoke(args as never, config);
+        const payload: OwnPayload = { [MARK]: 'approval', ...call };
+        const answer = interrupt<OwnPayload, OwnResume>(payload);
+        if (answer.type === 'reject') {
+          return new ToolMessage({
+            content: rejectionText(answer.reason),
+            tool_call_id: call.toolCallId,
+            name: original.name,
+            status: 'error',
+          });
+        }
+        const runArgs = answer.type === 'approve' && answer.args !== undefined ? answer.args : args;
+        return original.invoke(runArgs as never, config);
+      },
+      { name: original.name, description: original.description, schema: original.schema as z.ZodObject },
+    );
+    const agent = (original as { [AGENT]?: ContinuableAgent<any, any> })[AGENT];
+    if (agent) Object.assign(wrapped, { [AGENT]: agent });
+    return wrapped as unknown as StructuredToolInterface;
+  });
+}
+
+/**
+ * Ask a human from inside a LangChain tool: the run suspends with an `input` action, and on
+ * resume the tool runs again from its start and this call returns the answer. Pass the tool's
+ * own `config` (its second argument). Put side effects after it. A rejected request throws, and
+ * the model gets the reason as the tool's error.
+ *
+ * @example
+ * ```ts
+ * const refund = tool(async ({ orderId }, config) => {
+ *   const { amount } = requestInput<{ amount: number }>({ question: `Refund how much for ${orderId}?` }, config);
+ *   return payments.refund(orderId, amount);
+ * }, { name: 'refund', description: 'Refund an order', schema: z.object({ orderId: z.string() }) });
+ * ```
+ */
+export function requestInput<T extends JsonValue = JsonValue>(
+  request: JsonValue,
+  config: ToolRunnableConfig,
+): T {
+  const call = callOf(config, 'unknown', {});
+  const answer = interrupt<OwnPayload, OwnResume | JsonValue>({
+    [MARK]: 'input',
+    ...call,
+    request: toJson(request),
+  });
+  if (isOwnResume(answer)) {
+    if (answer.type === 'reject') throw new Error(rejectionText(answer.reason));
+    if (answer.type === 'input') return answer.value as T;
+  }
+  return answer as T;
+}
+
+/** Options of {@link agentTool}. */
+export interface AgentToolOptions<Input> {
+  /** The tool name; defaults to the agent's name. */
+  name?: string;
+  description?: string;
+  /** Arguments schema for the model; defaults to `{ input: string }`. */
+  schema?: z.ZodObject;
+  /** Turn the tool's arguments into the agent's input; defaults to `args.input`. */
+  toInput?: (args: any) => Input;
+}
+
+/**
+ * Any `ContinuableAgent`, from any adapter, as a LangChain tool. When the agent suspends, the
+ * graph suspends too and the agent's continuation nests in the graph's as a pending `agent` entry;
+ * decisions for its actions resume it, and its output becomes the tool's result.
+ *
+ * @example
+ * ```ts
+ * const graph = createReactAgent({ llm, tools: [agentTool(billingAgent)], version: 'v2' });
+ * const support = fromGraph(graph, { name: 'support' });
+ * ```
+ */
+export function agentTool<Input, Output>(
+  agent: ContinuableAgent<Input, Output>,
+  options: AgentToolOptions<Input> = {},
+): StructuredToolInterface {
+  const schema = options.schema ?? z.object({ input: z.string().describe('The task for the sub-agent') });
+  const toInput = options.toInput ?? ((args: { input: Input }) => args.input);
+  const name = options.name ?? agent.name;
+  const made = tool(
+    async (args: unknown, config: ToolRunnableConfig) => {
+      const call = callOf(config, name, args);
+      const configurable = (config.configurable ?? {}) as Record<string, unknown>;
+      const children = (configurable[CHILDREN_KEY] ?? {}) as Record<
+        string,
+        { continuation: Continuation; decisions?: Decisions }
+      >;
+      const saved = children[call.toolCallId];
+      if (saved && !saved.decisions) {
+        // Nothing was decided for the child: wait again without running it.
+        interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: saved.continuation });
+      }
+      const runId = `${String(configurable[RUN_ID_KEY] ?? 'run')}/${call.toolCallId}`;
+      const signal = config.signal ? { signal: config.signal } : {};
+      // The child is a run of its own: keep the parent's LangGraph context away from it.
+      const result = await outsideGraph(() =>
+        saved?.decisions
+          ? agent.resume(saved.continuation, saved.decisions, signal)
+          : agent.run(toInput(args as { input: Input }), { ...signal, runId }),
+      );
+      if (result.status === 'suspended') {
+        interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: result.continuation });
+      }
+      if (result.status === 'rejected') {
+        const why = result.rejection.reason ? ` (${result.rejection.reason})` : '';
+        throw new Error(
+          `The ${agent.name} agent stopped: a human rejected its ${result.rejection.toolName} call${why}.`,
+        );
+      }
+      if (result.status !== 'completed') throw new Error(`The ${agent.name} agent did not finish.`);
+      const output = result.output as unknown;
+      return typeof output === 'string' ? output : JSON.stringify(output ?? textOf(result.messages.at(-1)));
+    },
+    {
+      name,
+      description: options.description ?? agent.description ?? `Delegate a task to the ${agent.name} agent.`,
+      schema,
+    },
+  );
+  Object.assign(made, { [AGENT]: agent });
+  return made as unknown as StructuredToolInterface;
+}
+
+/** The sub-agent behind a tool made by {@link agentTool}, if any. */
+export function agentOf(value: unknown): ContinuableAgent<any, any> | undefined {
+  return (value as { [AGENT]?: ContinuableAgent<any, any> } | undefined)?.[AGENT];
+}
+
+/** Run `fn` with no LangChain context, so a nested graph run does not take its parent's config. */
+export function outsideGraph<T>(fn: () => Promise<T>): Promise<T> {
+  return AsyncLocalStorageProviderSingleton.getInstance().run(undefined, fn) as Promise<T>;
+}
+
+function callOf(
+  config: ToolRunnableConfig,
+  toolName: string,
+  args: unknown,
+): { toolCallId: string; toolName: string; args: JsonValue } {
+  const call = config.toolCall;
+  if (!call?.id) {
+    throw new Error(
+      'This tool must be called by a LangGraph tool node (with a tool call id) to suspend the run.',
+    );
+  }
+  return { toolCallId: call.id, toolName: call.name ?? toolName, args: toJson(call.args ?? args) };
+}
+
+function isOwnResume(value: unknown): value is OwnResume {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ['approve', 'reject', 'input'].includes((value as { type?: string }).type ?? '')
+  );
+}
