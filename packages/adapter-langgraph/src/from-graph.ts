@@ -35,7 +35,7 @@ import { resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
 import { type GraphHandle, type RunContext, runSegment, type SegmentInput } from './run-graph';
 import { guardToolNodes } from './tool-guard';
-import { agentOf } from './tools';
+import { agentOf, responseOf } from './tools';
 
 /** Options of {@link fromGraph}. */
 export interface FromGraphOptions {
@@ -53,6 +53,8 @@ export interface FromGraphOptions {
   modelNode?: string;
   /** LangGraph's step budget for each run segment. */
   recursionLimit?: number;
+  /** On a rejected call: tell the model and go on (default), or end the run as rejected. */
+  onReject?: 'continue' | 'end';
 }
 
 /** A wrapped graph: a {@link ContinuableAgent} whose runs are LangGraph runs. */
@@ -148,6 +150,27 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       done: continuation.done,
     };
     const { direct, children } = splitDecisions(continuation, decisions);
+    if (options.onReject === 'end') {
+      for (const [actionId, decision] of Object.entries(decisions)) {
+        if (decision.type !== 'reject' || actionId.includes('/')) continue;
+        const entry = continuation.pending.find(
+          (pending) => pending.toolCallId === splitActionId(actionId).head,
+        )!;
+        return {
+          status: 'rejected',
+          runId: context.runId,
+          messages: continuation.messages,
+          usage: context.usage,
+          step: context.step,
+          rejection: {
+            actionId,
+            toolName: entry.toolName,
+            ...(decision.reason ? { reason: decision.reason } : {}),
+            ...(decision.by ? { by: decision.by } : {}),
+          },
+        };
+      }
+    }
     const fromPredicate = continuation.suspendedBy.type === 'predicate';
     const native = continuation.agent.framework === 'langgraph' && continuation.state !== undefined;
     if (native) {
@@ -327,12 +350,16 @@ function toolDefinition(lc: { name: string; description?: string; schema?: unkno
     inputSchema = {};
   }
   const agent = agentOf(lc);
+  const response = responseOf(lc);
   return {
     name: lc.name,
     ...(lc.description ? { description: lc.description } : {}),
     inputSchema,
     ...(isZod ? { validate: zodValidator(schema as z.ZodType) } : {}),
-    execute: () => undefined,
+    // A human tool has no execute for the core: its answers are checked against `response`.
+    ...(response
+      ? { validateResponse: zodValidator(response) as ToolDefinition['validateResponse'] }
+      : { execute: () => undefined }),
     ...(agent ? { agent } : {}),
   };
 }

@@ -9,6 +9,7 @@ export {
   type AgentToolOptions,
   type ApprovalPolicy,
   agentTool,
+  humanTool,
   rejectionText,
   requestInput,
   requireApproval,

@@ -45,7 +45,7 @@ export interface GraphHandle {
 interface StateSnapshotLike {
   values: Record<string, unknown>;
   next: readonly string[];
-  tasks: ReadonlyArray<{ name: string; interrupts?: RawInterrupt[] }>;
+  tasks: ReadonlyArray<{ name: string; interrupts?: RawInterrupt[]; result?: unknown }>;
 }
 
 /** The run facts that carry over between segments. */
@@ -88,7 +88,8 @@ export async function runSegment(
   const done: Record<string, ToolResultPart> = {};
   for (const entry of context.done) done[entry.toolCallId] = doneToPart(entry);
   const startedAt = Date.now();
-  const control = new PredicateControl(segment.predicates, segment.skipFirstCheck, () => ({
+  const beforeModelCall = () => counter.outstanding.size === 0;
+  const control = new PredicateControl(segment.predicates, segment.skipFirstCheck, beforeModelCall, () => ({
     runId: context.runId,
     step: context.step + counter.calls,
     usage: addUsage(context.usage, counter.usage),
@@ -123,9 +124,10 @@ export async function runSegment(
   const usage = addUsage(context.usage, counter.usage);
   const messages = fromLangChainMessages((snapshot.values[segment.messagesKey] ?? []) as BaseMessage[]);
   const applied = new Map<string, ToolResultPart>();
-  const interrupts = snapshot.tasks.flatMap((task) =>
-    (task.interrupts ?? []).map((raw) => ({ ...raw, node: task.name })),
-  );
+  // A task that finished after its interrupt was answered still lists that interrupt.
+  const interrupts = snapshot.tasks
+    .filter((task) => task.result === undefined)
+    .flatMap((task) => (task.interrupts ?? []).map((raw) => ({ ...raw, node: task.name })));
 
   if (interrupts.length === 0 && snapshot.next.length === 0) {
     const output = textOf(messages.at(-1));
@@ -230,6 +232,8 @@ function isToolMessage(value: unknown): value is ToolMessage {
 /** Counts model calls and their token usage while a segment runs. */
 class ModelCallCounter extends BaseCallbackHandler {
   name = 'agent-continuations-model-counter';
+  // Counted before the next step boundary is checked, never in the background.
+  override awaitHandlers = true;
   calls = 0;
   usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   lastMessages: Message[] = [];
@@ -238,11 +242,16 @@ class ModelCallCounter extends BaseCallbackHandler {
     this.lastMessages = fromLangChainMessages(messages[0] ?? []);
   }
 
+  /** Tool calls of the last model turn that have no result yet: predicates wait until they do. */
+  readonly outstanding = new Set<string>();
+
   override async handleLLMEnd(output: LLMResult): Promise<void> {
     this.calls += 1;
     const generation = output.generations[0]?.[0] as
-      | { message?: { usage_metadata?: Record<string, number> } }
+      | { message?: { usage_metadata?: Record<string, number>; tool_calls?: Array<{ id?: string }> } }
       | undefined;
+    this.outstanding.clear();
+    for (const call of generation?.message?.tool_calls ?? []) if (call.id) this.outstanding.add(call.id);
     const meta = generation?.message?.usage_metadata;
     const tokenUsage = (output.llmOutput?.tokenUsage ?? {}) as Record<string, number>;
     const input = meta?.input_tokens ?? tokenUsage.promptTokens ?? 0;
@@ -253,11 +262,16 @@ class ModelCallCounter extends BaseCallbackHandler {
       totalTokens: meta?.total_tokens ?? input + out,
     });
   }
+
+  override async handleToolEnd(output: unknown): Promise<void> {
+    const id = (output as { tool_call_id?: unknown } | undefined)?.tool_call_id;
+    if (typeof id === 'string') this.outstanding.delete(id);
+  }
 }
 
 /**
  * LangGraph's drain control, asked at every step boundary: it drains (and the run suspends) when
- * a predicate fires. Predicates must answer synchronously here.
+ * a predicate fires at a boundary where no tool call waits. Predicates must answer synchronously.
  */
 class PredicateControl extends RunControl {
   fired: string[] = [];
@@ -266,6 +280,7 @@ class PredicateControl extends RunControl {
   constructor(
     private readonly predicates: readonly SuspendPredicate[],
     skipFirst: boolean,
+    private readonly beforeModelCall: () => boolean,
     private readonly context: () => PredicateContext,
   ) {
     super();
@@ -279,6 +294,8 @@ class PredicateControl extends RunControl {
       this.#skip = false;
       return false;
     }
+    // As in every adapter, predicates are checked before a model call: not while tool calls wait.
+    if (!this.beforeModelCall()) return false;
     const context = this.context();
     for (const predicate of this.predicates) {
       const answer = predicate.check(context);

@@ -109,6 +109,45 @@ export function requestInput<T extends JsonValue = JsonValue>(
   return answer as T;
 }
 
+const RESPONSE = Symbol.for('agent-continuations.langgraph.response');
+
+/**
+ * A tool a human answers: the model calls it, the run suspends with an `input` action whose
+ * request is the call's arguments, and the human's answer (checked against `response` before
+ * anything runs) is the tool's result.
+ *
+ * @example
+ * ```ts
+ * const askManager = humanTool({
+ *   name: 'ask_manager',
+ *   description: 'Ask the manager a question',
+ *   schema: z.object({ question: z.string() }),
+ *   response: z.object({ answer: z.string() }),
+ * });
+ * ```
+ */
+export function humanTool(options: {
+  name: string;
+  description: string;
+  schema: z.ZodObject;
+  response?: z.ZodType;
+}): StructuredToolInterface {
+  const made = tool(
+    async (args: unknown, config: ToolRunnableConfig) => {
+      const answer = requestInput(toJson(args), config);
+      return typeof answer === 'string' ? answer : JSON.stringify(answer);
+    },
+    { name: options.name, description: options.description, schema: options.schema },
+  );
+  Object.assign(made, { [RESPONSE]: options.response ?? z.unknown() });
+  return made as unknown as StructuredToolInterface;
+}
+
+/** The answer schema of a tool made by {@link humanTool}, if it is one. */
+export function responseOf(value: unknown): z.ZodType | undefined {
+  return (value as { [RESPONSE]?: z.ZodType } | undefined)?.[RESPONSE];
+}
+
 /** Options of {@link agentTool}. */
 export interface AgentToolOptions<Input> {
   /** The tool name; defaults to the agent's name. */
