@@ -113,8 +113,9 @@ export function fromChatAssistant(
     content: content === null ? 'null' : content === undefined ? 'absent' : undefined,
     refusal: message.refusal === null ? 'null' : undefined,
     audio: message.audio ? (message.audio as unknown as JsonValue) : undefined,
+    // Citations are kept for the reader; the API takes no annotations back.
     annotations:
-      'annotations' in message && message.annotations
+      'annotations' in message && message.annotations?.length
         ? (message.annotations as unknown as JsonValue)
         : undefined,
   };
@@ -198,7 +199,6 @@ function toChatAssistant(message: AssistantMessage): OpenAI.Chat.ChatCompletionA
   if (typeof meta.name === 'string') result.name = meta.name;
   if (meta.audio)
     result.audio = meta.audio as unknown as OpenAI.Chat.ChatCompletionAssistantMessageParam.Audio;
-  if (meta.annotations) (result as { annotations?: unknown }).annotations = meta.annotations;
   return result;
 }
 
