@@ -13,3 +13,11 @@ export {
 } from './continuable';
 export { AI_SDK_KEY, toModelMessage, toModelMessages, toNeutralMessage, toNeutralMessages } from './messages';
 export { type AgentToolOptions, agentTool, getToolContext } from './tools';
+export {
+  type ContinuationData,
+  continuationRefFromUIMessages,
+  decisionsFromUIMessages,
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+  type UIStreamOptions,
+} from './ui-stream';

@@ -1,0 +1,272 @@
+/**
+ * A run as an AI SDK UI message stream, for `useChat`: text, reasoning and tool parts while the
+ * run goes; when it suspends, each pending approval as an approval request (nested ones too, as
+ * dynamic tool parts named after the sub-agent's tool), each input request as a tool call waiting
+ * for `addToolOutput`, and a `data-continuation` part naming the continuation. The decisions the
+ * front end sends back are read with {@link decisionsFromUIMessages}.
+ */
+import {
+  type Action,
+  type AgentStream,
+  type Continuation,
+  type Decisions,
+  type RunResult,
+  serializeContinuation,
+} from '@agent-continuations/core';
+import {
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
+
+/** The data part a suspended run ends with. */
+export interface ContinuationData {
+  /** The continuation's id, e.g. to load it from a store. */
+  id: string;
+  runId: string;
+  /** What a human can act on: the action ids decisions are keyed by. */
+  actions: Action[];
+  /** The whole continuation, as JSON text, when `includeContinuation` is set. */
+  continuation?: string;
+}
+
+/** Options of {@link toUIMessageStream}. */
+export interface UIStreamOptions {
+  /**
+   * Put the whole continuation in the `data-continuation` part, for servers that keep nothing.
+   * Seal it (`sealContinuation`) and verify on the way back: it comes back from the browser.
+   */
+  includeContinuation?: boolean;
+  /** The error text the client sees; the SDK's default hides server details. */
+  onError?: (error: unknown) => string;
+  /**
+   * The chat's messages as `useChat` posted them. When the last one is the assistant message
+   * that waited for decisions, the stream continues that message instead of starting a new one.
+   */
+  originalMessages?: UIMessage[];
+  /** Called with the run's result once it is known, e.g. to save a suspended continuation. */
+  onResult?: (result: RunResult<string>) => void | Promise<void>;
+}
+
+/**
+ * Turn a streamed run (`agent.stream(...)`) into a UI message stream.
+ *
+ * @example
+ * ```ts
+ * // app/api/chat/route.ts
+ * export async function POST(request: Request) {
+ *   const { messages } = await request.json();
+ *   const run = agent.stream(await convertToModelMessages(messages)); // or { continuation, decisions }
+ *   return createUIMessageStreamResponse({
+ *     stream: toUIMessageStream(run, { originalMessages: messages, onResult: save }),
+ *   });
+ * }
+ * ```
+ */
+export function toUIMessageStream(
+  run: AgentStream<string>,
+  options: UIStreamOptions = {},
+): ReadableStream<UIMessageChunk> {
+  return createUIMessageStream<UIMessage>({
+    ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.originalMessages ? { originalMessages: options.originalMessages } : {}),
+    execute: async ({ writer }) => {
+      let open: { kind: 'text' | 'reasoning'; id: string } | undefined;
+      let inStep = false;
+      let parts = 0;
+      const startStep = () => {
+        if (!inStep) writer.write({ type: 'start-step' });
+        inStep = true;
+      };
+      const close = () => {
+        if (open) writer.write({ type: `${open.kind}-end`, id: open.id });
+        open = undefined;
+      };
+      const delta = (kind: 'text' | 'reasoning', text: string) => {
+        startStep();
+        if (open?.kind !== kind) {
+          close();
+          open = { kind, id: `${kind}-${parts++}` };
+          writer.write({ type: `${kind}-start`, id: open.id });
+        }
+        writer.write({ type: `${kind}-delta`, id: open.id, delta: text });
+      };
+      writer.write({ type: 'start' });
+      for await (const event of run) {
+        switch (event.type) {
+          case 'text-delta':
+          case 'reasoning-delta':
+            delta(event.type === 'text-delta' ? 'text' : 'reasoning', event.delta);
+            break;
+          case 'tool-call':
+            startStep();
+            close();
+            writer.write({
+              type: 'tool-input-available',
+              toolCallId: event.toolCall.toolCallId,
+              toolName: event.toolCall.toolName,
+              input: event.toolCall.args,
+            });
+            break;
+          case 'tool-result':
+            startStep();
+            close();
+            writer.write(
+              event.isError
+                ? {
+                    type: 'tool-output-error',
+                    toolCallId: event.toolCallId,
+                    errorText: errorText(event.output),
+                  }
+                : { type: 'tool-output-available', toolCallId: event.toolCallId, output: event.output },
+            );
+            break;
+          case 'step':
+            close();
+            if (inStep) writer.write({ type: 'finish-step' });
+            inStep = false;
+            break;
+          case 'result':
+            close();
+            if (event.result.status === 'suspended') {
+              startStep();
+              for (const chunk of pendingChunks(event.result.continuation, event.result.actions, options))
+                writer.write(chunk);
+            }
+            if (inStep) writer.write({ type: 'finish-step' });
+            inStep = false;
+            await options.onResult?.(event.result);
+            writer.write({
+              type: 'finish',
+              finishReason: event.result.status === 'completed' ? 'stop' : 'other',
+            });
+            break;
+        }
+      }
+    },
+  });
+}
+
+/**
+ * {@link toUIMessageStream} as an HTTP response (server-sent events), for a route handler.
+ *
+ * @example
+ * ```ts
+ * return toUIMessageStreamResponse(agent.stream({ continuation, decisions }));
+ * ```
+ */
+export function toUIMessageStreamResponse(
+  run: AgentStream<string>,
+  options: UIStreamOptions & { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  const { status, headers, ...streamOptions } = options;
+  return createUIMessageStreamResponse({
+    stream: toUIMessageStream(run, streamOptions),
+    ...(status === undefined ? {} : { status }),
+    ...(headers === undefined ? {} : { headers }),
+  });
+}
+
+/**
+ * The decisions a `useChat` front end sent back: approval responses (`addToolApprovalResponse`)
+ * become approve or reject, tool outputs (`addToolOutput`) for pending input requests become
+ * answers. Only the ids of `actions` are read, so a stale or forged part decides nothing.
+ *
+ * @example
+ * ```ts
+ * const stored = await store.load(continuationRefFromUIMessages(messages)!.id);
+ * const decisions = decisionsFromUIMessages(messages, listActions(stored!.continuation), { by: user.email });
+ * return toUIMessageStreamResponse(agent.stream({ continuation: stored!.continuation, decisions }));
+ * ```
+ */
+export function decisionsFromUIMessages(
+  messages: readonly UIMessage[],
+  actions: readonly Action[],
+  options: { by?: string } = {},
+): Decisions {
+  const byApproval = new Map(actions.map((action) => [action.id, action]));
+  const byCall = new Map(actions.map((action) => [uiToolCallId(action), action]));
+  const decisions: Decisions = {};
+  const by = options.by === undefined ? {} : { by: options.by };
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.parts) {
+      if (part.type !== 'dynamic-tool' && !part.type.startsWith('tool-')) continue;
+      const tool = part as {
+        toolCallId: string;
+        state: string;
+        output?: unknown;
+        approval?: { id: string; approved?: boolean; reason?: string };
+      };
+      const approval = tool.approval;
+      if (
+        approval &&
+        typeof approval.approved === 'boolean' &&
+        byApproval.get(approval.id)?.kind === 'approval'
+      ) {
+        decisions[approval.id] = approval.approved
+          ? { type: 'approve', ...by }
+          : { type: 'reject', ...(approval.reason ? { reason: approval.reason } : {}), ...by };
+      } else if (tool.state === 'output-available' && byCall.get(tool.toolCallId)?.kind === 'input') {
+        decisions[byCall.get(tool.toolCallId)!.id] = {
+          type: 'input',
+          value: (tool.output ?? null) as never,
+          ...by,
+        };
+      }
+    }
+  }
+  return decisions;
+}
+
+/** The `data-continuation` part of the last suspended run in a chat, if any. */
+export function continuationRefFromUIMessages(messages: readonly UIMessage[]): ContinuationData | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const parts = messages[i]!.parts;
+    for (let j = parts.length - 1; j >= 0; j--) {
+      const part = parts[j]!;
+      if (part.type === 'data-continuation') return (part as { data: ContinuationData }).data;
+    }
+  }
+  return undefined;
+}
+
+function pendingChunks(
+  continuation: Continuation,
+  actions: readonly Action[],
+  options: UIStreamOptions,
+): UIMessageChunk[] {
+  const chunks: UIMessageChunk[] = [];
+  for (const action of actions) {
+    if (action.path.length > 1) {
+      // A sub-agent's call: the chat never saw it, so it appears as a dynamic tool part of its own.
+      chunks.push({
+        type: 'tool-input-available',
+        toolCallId: uiToolCallId(action),
+        toolName: action.toolName,
+        input: action.args,
+        dynamic: true,
+        title: action.path.map((segment) => segment.agent).join(' > '),
+      });
+    }
+    if (action.kind === 'approval') {
+      chunks.push({ type: 'tool-approval-request', approvalId: action.id, toolCallId: uiToolCallId(action) });
+    }
+  }
+  const data: ContinuationData = { id: continuation.id, runId: continuation.runId, actions: [...actions] };
+  if (options.includeContinuation) data.continuation = serializeContinuation(continuation);
+  chunks.push({ type: 'data-continuation', id: continuation.id, data });
+  return chunks;
+}
+
+/** The chat's tool-call id of an action: the real one at the top, the action id for a sub-agent's call. */
+function uiToolCallId(action: Action): string {
+  return action.path.length > 1 ? action.id : action.toolCallId;
+}
+
+function errorText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  const message = (output as { error?: unknown } | null)?.error;
+  return typeof message === 'string' ? message : JSON.stringify(output);
+}

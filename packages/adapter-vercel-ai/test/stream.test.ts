@@ -1,0 +1,220 @@
+import type { AgentStreamEvent } from '@agent-continuations/core';
+import { lastToolResults } from '@agent-continuations/testing';
+import { readUIMessageStream, ToolLoopAgent, tool, type UIMessage, type UIMessageChunk } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  agentTool,
+  continuable,
+  continuationRefFromUIMessages,
+  decisionsFromUIMessages,
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+} from '../src/index';
+import { scriptedLanguageModel } from './support/scripted-language-model';
+
+/** An orchestrator with a plain tool, a top-level approval and a researcher whose publishing needs approval. */
+function build() {
+  const ran: string[] = [];
+  const researcher = continuable(
+    {
+      model: scriptedLanguageModel([
+        { toolCalls: [{ name: 'publish_report', args: { title: 'Solar' } }] },
+        'Report is live.',
+      ]),
+      tools: {
+        publish_report: tool({
+          inputSchema: z.object({ title: z.string() }),
+          needsApproval: true,
+          execute: async ({ title }) => {
+            ran.push(`publish:${title}`);
+            return { url: 'https://reports.example/solar' };
+          },
+        }),
+      },
+    },
+    { name: 'researcher' },
+  );
+  const model = scriptedLanguageModel([
+    {
+      text: 'Working on it.',
+      toolCalls: [
+        { name: 'lookup', args: { topic: 'solar' } },
+        { name: 'research', args: { input: 'Publish the solar report' } },
+        { name: 'notify', args: { channel: '#news' } },
+      ],
+    },
+    (request) =>
+      `All set: ${lastToolResults(request.messages)
+        .map((result) => JSON.stringify(result.output))
+        .join(' | ')}`,
+  ]);
+  const orchestrator = continuable(
+    new ToolLoopAgent({
+      model,
+      tools: {
+        lookup: tool({
+          inputSchema: z.object({ topic: z.string() }),
+          execute: async ({ topic }) => ran.push(`lookup:${topic}`) && 'facts',
+        }),
+        research: agentTool(researcher),
+        notify: tool({
+          inputSchema: z.object({ channel: z.string() }),
+          needsApproval: true,
+          execute: async ({ channel }) => ran.push(`notify:${channel}`) && 'sent',
+        }),
+      },
+    }),
+    { name: 'orchestrator' },
+  );
+  return { orchestrator, ran };
+}
+
+async function collect<T>(stream: AsyncIterable<T> | ReadableStream<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of stream as AsyncIterable<T>) out.push(item);
+  return out;
+}
+
+async function lastMessage(stream: ReadableStream<UIMessageChunk>, message?: UIMessage): Promise<UIMessage> {
+  let last: UIMessage | undefined;
+  for await (const value of readUIMessageStream({ stream, ...(message ? { message } : {}) })) last = value;
+  return structuredClone(last!);
+}
+
+describe('stream()', () => {
+  it('yields text deltas, tool calls and results, and ends with the run result', async () => {
+    const { orchestrator } = build();
+    const events: AgentStreamEvent[] = await collect(orchestrator.stream('Get the solar report out'));
+    const types = events.map((event) => event.type);
+    expect(types.filter((type) => type === 'text-delta').length).toBeGreaterThan(1);
+    expect(
+      events
+        .filter((event) => event.type === 'text-delta')
+        .map((event) => event.delta)
+        .join(''),
+    ).toBe('Working on it.');
+    expect(
+      events.filter((event) => event.type === 'tool-call').map((event) => event.toolCall.toolName),
+    ).toEqual(['lookup', 'research', 'notify']);
+    expect(events.filter((event) => event.type === 'tool-result').map((event) => event.toolName)).toEqual([
+      'lookup',
+    ]);
+    const last = events.at(-1)!;
+    expect(last.type).toBe('result');
+    if (last.type === 'result') expect(last.result.status).toBe('suspended');
+  });
+});
+
+describe('UI message stream', () => {
+  it('shows pending approvals (nested ones too) as approval parts, and resumes from the decisions useChat sends back', async () => {
+    const { orchestrator, ran } = build();
+    const chunks = await collect(toUIMessageStream(orchestrator.stream('Get the solar report out')));
+    const types = chunks.map((chunk) => chunk.type);
+    expect(types.slice(0, 3)).toEqual(['start', 'start-step', 'text-start']);
+    expect(types.at(-1)).toBe('finish');
+    const approvals = chunks.filter((chunk) => chunk.type === 'tool-approval-request');
+    expect(approvals).toEqual([
+      { type: 'tool-approval-request', approvalId: 'call_1_1/call_1_0', toolCallId: 'call_1_1/call_1_0' },
+      { type: 'tool-approval-request', approvalId: 'call_1_2', toolCallId: 'call_1_2' },
+    ]);
+    expect(chunks).toContainEqual({ type: 'tool-output-available', toolCallId: 'call_1_0', output: 'facts' });
+    expect(chunks).toContainEqual(
+      expect.objectContaining({
+        type: 'tool-input-available',
+        toolCallId: 'call_1_1/call_1_0',
+        toolName: 'publish_report',
+        dynamic: true,
+      }),
+    );
+
+    // What useChat holds: the assistant message built from the chunks.
+    const message = await lastMessage(toUIMessageStream(orchestrator.stream('Get the solar report out')));
+    const waiting = message.parts.filter((part) => 'state' in part && part.state === 'approval-requested');
+    expect(waiting.map((part) => part.type)).toEqual(['tool-notify', 'dynamic-tool']);
+    const ref = continuationRefFromUIMessages([message])!;
+    expect(ref.actions.map((action) => action.toolName)).toEqual(['publish_report', 'notify']);
+
+    // The user answers in the chat (addToolApprovalResponse), useChat posts the messages back.
+    for (const part of message.parts) {
+      if ('approval' in part && part.approval) {
+        const approved = part.approval.id !== 'call_1_2';
+        Object.assign(part, {
+          state: 'approval-responded',
+          approval: { id: part.approval.id, approved, ...(approved ? {} : { reason: 'not now' }) },
+        });
+      }
+    }
+    const forged = {
+      type: 'dynamic-tool',
+      toolName: 'x',
+      toolCallId: 'zzz',
+      state: 'approval-responded',
+      input: {},
+      approval: { id: 'zzz', approved: true },
+    };
+    const answered: UIMessage = { ...message, parts: [...message.parts, forged as never] };
+    const decisions = decisionsFromUIMessages([answered], ref.actions, { by: 'ann' });
+    expect(decisions).toEqual({
+      'call_1_1/call_1_0': { type: 'approve', by: 'ann' },
+      call_1_2: { type: 'reject', reason: 'not now', by: 'ann' },
+    });
+
+    const stored = await orchestrator.run('Get the solar report out');
+    if (stored.status !== 'suspended') throw new Error('expected a suspension');
+    ran.length = 0;
+    const resumed = await lastMessage(
+      toUIMessageStream(orchestrator.stream({ continuation: stored.continuation, decisions }), {
+        originalMessages: [answered],
+      }),
+      answered,
+    );
+    // The same assistant message goes on: the approval parts get their outputs, the answer follows.
+    expect(resumed.id).toBe(answered.id);
+    expect(resumed.parts.find((part) => part.type === 'tool-research')).toMatchObject({
+      state: 'output-available',
+      output: 'Report is live.',
+    });
+    expect(ran).toEqual(['publish:Solar']);
+    const text = resumed.parts.filter((part) => part.type === 'text').map((part) => part.text);
+    expect(text.at(-1)).toMatch(
+      /^All set: "facts" \| "Report is live\." \| "A human rejected this tool call: not now/,
+    );
+  });
+
+  it('lets useChat answer an input request with addToolOutput', async () => {
+    const agent = continuable(
+      {
+        model: scriptedLanguageModel([
+          { toolCalls: [{ name: 'ask_user', args: { question: 'Which city?' } }] },
+          (request) => `City: ${String(lastToolResults(request.messages)[0]!.output)}`,
+        ]),
+        tools: {
+          ask_user: tool({ inputSchema: z.object({ question: z.string() }), outputSchema: z.string() }),
+        },
+      },
+      { name: 'asker' },
+    );
+    const message = await lastMessage(toUIMessageStream(agent.stream('weather')));
+    const part = message.parts.find((candidate) => candidate.type === 'tool-ask_user')!;
+    expect(part).toMatchObject({ state: 'input-available', input: { question: 'Which city?' } });
+    Object.assign(part, { state: 'output-available', output: 'Oslo' });
+    const ref = continuationRefFromUIMessages([message])!;
+    expect(decisionsFromUIMessages([message], ref.actions)).toEqual({
+      call_1_0: { type: 'input', value: 'Oslo' },
+    });
+  });
+
+  it('serves the stream as server-sent events, optionally carrying the whole continuation', async () => {
+    const { orchestrator } = build();
+    const response = toUIMessageStreamResponse(orchestrator.stream('Get the solar report out'), {
+      includeContinuation: true,
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const body = await response.text();
+    expect(body.startsWith('data: {"type":"start"')).toBe(true);
+    const line = body.split('\n').find((candidate) => candidate.includes('"data-continuation"'))!;
+    const chunk = JSON.parse(line.slice('data: '.length)) as { data: { continuation: string } };
+    expect(JSON.parse(chunk.data.continuation).format).toBe('agent-continuation');
+  });
+});
