@@ -7,6 +7,7 @@ import {
   type AuditEntry,
   addUsage,
   type Continuation,
+  ContinuationError,
   CURRENT_VERSION,
   type DoneEntry,
   FORMAT,
@@ -30,6 +31,7 @@ import { exportState } from './graph-state';
 import { mapInterrupts, type RawInterrupt } from './interrupts';
 import { CAPTURE_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
 import { fromLangChainMessages, toolResultPart } from './messages';
+import type { Capture } from './tool-guard';
 import { outsideGraph } from './tools';
 
 /** The wrapped graph, as far as the adapter uses it. */
@@ -84,7 +86,7 @@ export async function runSegment(
   options: RunOptions,
 ): Promise<RunResult<string>> {
   const counter = new ModelCallCounter();
-  const capture = new Map<string, ToolMessage>();
+  const capture: Capture = { results: new Map(), interrupted: new Map() };
   const done: Record<string, ToolResultPart> = {};
   for (const entry of context.done) done[entry.toolCallId] = doneToPart(entry);
   const startedAt = Date.now();
@@ -117,6 +119,14 @@ export async function runSegment(
     );
   } catch (error) {
     if (!isGraphDrained(error)) throw error;
+  }
+  for (const calls of capture.interrupted.values()) {
+    if (calls.length < 2) continue;
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `Tool calls ${calls.join(', ')} interrupted inside one tool-node task (a ToolNode that runs every call of a turn, as createReactAgent v1 does). LangGraph cannot answer them apart, and re-running the node would run its finished calls again. Use createReactAgent({ version: 'v2' }) or send each call to the tool node with Send.`,
+      { details: { toolCallIds: calls } },
+    );
   }
   const stateConfig = { configurable: { thread_id: segment.threadId, __pregel_checkpointer: segment.saver } };
   const snapshot = await handle.getState(stateConfig);
@@ -151,7 +161,7 @@ export async function runSegment(
   const doneEntries: DoneEntry[] = [];
   for (const call of calls) {
     if (pendingIds.has(call.toolCallId)) continue;
-    const message = written.get(call.toolCallId) ?? capture.get(call.toolCallId);
+    const message = written.get(call.toolCallId) ?? capture.results.get(call.toolCallId);
     const part = applied.get(call.toolCallId) ?? (message ? toolResultPart(message) : done[call.toolCallId]);
     if (!part) continue;
     const entry: DoneEntry = { toolCallId: call.toolCallId, toolName: call.toolName, output: part.output };

@@ -6,8 +6,17 @@
  */
 import type { ToolResultPart } from '@agent-continuations/core';
 import type { ToolMessage } from '@langchain/core/messages';
+import { isGraphInterrupt } from '@langchain/langgraph';
 import { CAPTURE_KEY, DONE_KEY } from './keys';
 import { toolResultMessage } from './messages';
+
+/** What the guard records while a segment runs. */
+export interface Capture {
+  /** Tool-call id -> the result its tool returned. */
+  results: Map<string, ToolMessage>;
+  /** Task id -> tool calls that interrupted in it: more than one cannot be answered apart. */
+  interrupted: Map<string, string[]>;
+}
 
 const GUARDED = Symbol.for('agent-continuations.langgraph.guarded');
 
@@ -53,9 +62,18 @@ export function guardToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
         ? (configurable[DONE_KEY] as Record<string, ToolResultPart> | undefined)?.[id]
         : undefined;
       if (done) return toolResultMessage(done);
-      const output = await original(call, config, state);
-      const capture = configurable[CAPTURE_KEY] as Map<string, ToolMessage> | undefined;
-      if (id && capture && isToolMessage(output)) capture.set(id, output);
+      const capture = configurable[CAPTURE_KEY] as Capture | undefined;
+      let output: unknown;
+      try {
+        output = await original(call, config, state);
+      } catch (error) {
+        if (capture && id && isGraphInterrupt(error)) {
+          const task = String(configurable.__pregel_task_id ?? '');
+          capture.interrupted.set(task, [...(capture.interrupted.get(task) ?? []), id]);
+        }
+        throw error;
+      }
+      if (id && capture && isToolMessage(output)) capture.results.set(id, output);
       return output;
     };
     node[GUARDED] = true;

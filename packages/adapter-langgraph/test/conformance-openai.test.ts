@@ -2,7 +2,11 @@
  * The conformance suite through `ChatOpenAI` from @langchain/openai, speaking HTTP to the shared
  * scripted OpenAI-compatible server: each agent's name is its model name there.
  */
-import { runConformanceSuite, type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import {
+  runConformanceSuite,
+  type ScriptedOpenAIServer,
+  startScriptedOpenAIServer,
+} from '@agent-continuations/testing';
 import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fromGraph } from '../src';
@@ -20,7 +24,12 @@ runConformanceSuite({
   name: 'langgraph (createReactAgent over ChatOpenAI and HTTP)',
   createAgent(spec) {
     server.setScript(spec.name, spec.script);
-    const llm = new ChatOpenAI({ model: spec.name, apiKey: 'test', maxRetries: 0, configuration: { baseURL: server.baseURL } });
+    const llm = new ChatOpenAI({
+      model: spec.name,
+      apiKey: 'test',
+      maxRetries: 0,
+      configuration: { baseURL: server.baseURL },
+    });
     const graph = buildGraph('react', llm, conformanceTools(spec.tools), spec.instructions);
     return fromGraph(graph, {
       name: spec.name,
@@ -33,5 +42,9 @@ runConformanceSuite({
 it('sent the model calls over HTTP as chat completions, tools included', () => {
   const chat = server.requests.filter((request) => request.path === '/v1/chat/completions');
   expect(chat.length).toBeGreaterThan(40);
-  expect(chat.some((request) => request.body?.tools?.some((t: { function?: { name?: string } }) => t.function?.name === 'transfer'))).toBe(true);
+  expect(
+    chat.some((request) =>
+      request.body?.tools?.some((t: { function?: { name?: string } }) => t.function?.name === 'transfer'),
+    ),
+  ).toBe(true);
 });

@@ -1,0 +1,116 @@
+import { createContinuableAgent, defineTool, serializeContinuation } from '@agent-continuations/core';
+import { type Counts, lastToolResults, reportResults, scriptedModel } from '@agent-continuations/testing';
+import { tool } from '@langchain/core/tools';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fromGraph, requireApproval } from '../src';
+import { ScriptedChatModel } from './scripted-chat-model';
+
+const script = [
+  {
+    toolCalls: [
+      { name: 'lookup_account', args: { account: 'A-1' } },
+      { name: 'transfer', args: { to: 'bob', amount: 50 } },
+    ],
+  },
+  reportResults,
+];
+
+function coreAgent(counts: Counts) {
+  return createContinuableAgent({
+    name: 'accounts',
+    model: scriptedModel(script),
+    tools: [
+      defineTool({
+        name: 'lookup_account',
+        parameters: z.object({ account: z.string() }),
+        execute: async ({ account }) => {
+          counts.lookup = (counts.lookup ?? 0) + 1;
+          return { account, balance: 120 };
+        },
+      }),
+      defineTool({
+        name: 'transfer',
+        parameters: z.object({ to: z.string(), amount: z.number() }),
+        needsApproval: true,
+        execute: async ({ to, amount }) => {
+          counts.transfer = (counts.transfer ?? 0) + 1;
+          return { ok: true, to, amount };
+        },
+      }),
+    ],
+  });
+}
+
+function graphAgent(counts: Counts) {
+  const lookup = tool(
+    async ({ account }) => {
+      counts.lookup = (counts.lookup ?? 0) + 1;
+      return { account, balance: 120 };
+    },
+    { name: 'lookup_account', description: 'Look up', schema: z.object({ account: z.string() }) },
+  );
+  const transfer = tool(
+    async ({ to, amount }) => {
+      counts.transfer = (counts.transfer ?? 0) + 1;
+      return { ok: true, to, amount };
+    },
+    { name: 'transfer', description: 'Transfer', schema: z.object({ to: z.string(), amount: z.number() }) },
+  );
+  const llm = new ScriptedChatModel(script);
+  return fromGraph(
+    createReactAgent({ llm, tools: requireApproval([lookup, transfer], ['transfer']), version: 'v2' }),
+    {
+      name: 'accounts',
+    },
+  );
+}
+
+describe('cross-framework resume', () => {
+  it('a core continuation resumes in a LangGraph graph from the neutral messages alone', async () => {
+    const counts: Counts = {};
+    const first = await coreAgent(counts).run('check and pay');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    expect(first.continuation.state).toBeUndefined();
+    expect(counts).toEqual({ lookup: 1 });
+    const done = await graphAgent(counts).resume(serializeContinuation(first.continuation), {
+      [first.actions[0]!.id]: { type: 'approve' },
+    });
+    expect(done.status).toBe('completed');
+    if (done.status !== 'completed') return;
+    expect(counts).toEqual({ lookup: 1, transfer: 1 });
+    expect(done.output).toBe(
+      'done: lookup_account={"account":"A-1","balance":120} | transfer={"ok":true,"to":"bob","amount":50}',
+    );
+  });
+
+  it('a LangGraph continuation resumes in the core engine, which ignores its state', async () => {
+    const counts: Counts = {};
+    const first = await graphAgent(counts).run('check and pay');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    expect(first.continuation.agent.framework).toBe('langgraph');
+    const done = await coreAgent(counts).resume(serializeContinuation(first.continuation), {
+      [first.actions[0]!.id]: { type: 'approve' },
+    });
+    expect(done.status).toBe('completed');
+    if (done.status !== 'completed') return;
+    expect(counts).toEqual({ lookup: 1, transfer: 1 });
+    expect(lastToolResults(done.messages.slice(0, -1)).map((r) => r.toolName)).toEqual([
+      'lookup_account',
+      'transfer',
+    ]);
+  });
+
+  it('a LangGraph continuation without its state resumes from the neutral messages', async () => {
+    const counts: Counts = {};
+    const first = await graphAgent(counts).run('check and pay');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const { state: _state, ...bare } = first.continuation;
+    const done = await graphAgent(counts).resume(bare, {
+      [first.actions[0]!.id]: { type: 'reject', reason: 'no' },
+    });
+    expect(done.status).toBe('completed');
+    expect(counts).toEqual({ lookup: 1 });
+  });
+});

@@ -1,0 +1,93 @@
+import { isContinuationError, parseContinuation, serializeContinuation } from '@agent-continuations/core';
+import { lastToolResults } from '@agent-continuations/testing';
+import { tool } from '@langchain/core/tools';
+import { createAgent, humanInTheLoopMiddleware } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fromGraph } from '../src';
+import { ScriptedChatModel } from './scripted-chat-model';
+
+function build() {
+  const ran: unknown[] = [];
+  const counts = { status: 0, restart: 0 };
+  const status = tool(
+    async ({ host }) => {
+      counts.status++;
+      return { host, up: false };
+    },
+    { name: 'status', description: 'Host status', schema: z.object({ host: z.string() }) },
+  );
+  const restart = tool(
+    async (args) => {
+      counts.restart++;
+      ran.push(args);
+      return `restarted ${args.host}`;
+    },
+    { name: 'restart', description: 'Restart a host', schema: z.object({ host: z.string() }) },
+  );
+  const model = new ScriptedChatModel([
+    {
+      toolCalls: [
+        { name: 'status', args: { host: 'web-1' } },
+        { name: 'restart', args: { host: 'web-1' } },
+        { name: 'restart', args: { host: 'web-2' } },
+      ],
+    },
+    (request) =>
+      `done: ${lastToolResults(request.messages)
+        .map((r) => `${r.toolName}=${JSON.stringify(r.output)}`)
+        .join(' | ')}`,
+  ]);
+  const graph = createAgent({
+    model,
+    tools: [status, restart],
+    middleware: [humanInTheLoopMiddleware({ interruptOn: { restart: true } })],
+  });
+  return { agent: fromGraph(graph, { name: 'ops' }), counts, ran };
+}
+
+describe('createAgent with the human-in-the-loop middleware', () => {
+  it("maps the middleware's request to one approval action per call, answered by interrupt id", async () => {
+    const first = build();
+    const result = await first.agent.run('restart the web tier');
+    expect(result.status).toBe('suspended');
+    if (result.status !== 'suspended') return;
+    expect(result.actions.map((a) => [a.id, a.kind, a.toolName, a.args])).toEqual([
+      ['call_1_1', 'approval', 'restart', { host: 'web-1' }],
+      ['call_1_2', 'approval', 'restart', { host: 'web-2' }],
+    ]);
+    expect(first.counts).toEqual({ status: 0, restart: 0 });
+    const text = serializeContinuation(result.continuation);
+
+    // The middleware answers its request as a whole: a decision for only one call is refused.
+    const partial = await build()
+      .agent.resume(text, { call_1_1: { type: 'approve' } })
+      .catch((error: unknown) => error);
+    expect(isContinuationError(partial, 'INVALID_DECISION')).toBe(true);
+
+    const second = build();
+    const done = await second.agent.resume(parseContinuation(text), {
+      call_1_1: { type: 'approve', by: 'ann' },
+      call_1_2: { type: 'approve', args: { host: 'web-3' }, by: 'ann' },
+    });
+    expect(done.status).toBe('completed');
+    if (done.status !== 'completed') return;
+    expect(second.ran).toEqual([{ host: 'web-1' }, { host: 'web-3' }]);
+    expect(second.counts).toEqual({ status: 1, restart: 2 });
+    expect(done.output).toContain('restart="restarted web-3"');
+  });
+
+  it('a reject decision becomes the middleware reject with the reason', async () => {
+    const first = build();
+    const result = await first.agent.run('restart the web tier');
+    if (result.status !== 'suspended') throw new Error('expected a suspension');
+    const second = build();
+    const done = await second.agent.resume(serializeContinuation(result.continuation), {
+      call_1_1: { type: 'reject', reason: 'web-1 is serving traffic' },
+      call_1_2: { type: 'reject', reason: 'not now' },
+    });
+    expect(second.counts.restart).toBe(0);
+    expect(done.status).toBe('completed');
+    if (done.status === 'completed') expect(done.output).toContain('web-1 is serving traffic');
+  });
+});
