@@ -1,5 +1,5 @@
 import { createContinuableAgent, defineTool, serializeContinuation } from '@agent-continuations/core';
-import { type Counts, lastToolResults, reportResults, scriptedModel } from '@agent-continuations/testing';
+import { type Counts, lastToolResults, reportResults, type Script, scriptedModel } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { fromGraph, requireApproval } from '../src';
 import { ScriptedChatModel } from './scripted-chat-model';
 
-const script = [
+const script: Script = [
   {
     toolCalls: [
       { name: 'lookup_account', args: { account: 'A-1' } },
