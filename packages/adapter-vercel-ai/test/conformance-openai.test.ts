@@ -1,0 +1,54 @@
+/**
+ * The conformance suite through the real `@ai-sdk/openai` provider, speaking HTTP to the shared
+ * scripted OpenAI-compatible server: chat completions and the responses API.
+ */
+import {
+  runConformanceSuite,
+  type ScriptedOpenAIServer,
+  startScriptedOpenAIServer,
+} from '@agent-continuations/testing';
+import { createOpenAI } from '@ai-sdk/openai';
+import { ToolLoopAgent } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { continuable } from '../src/index';
+import { sdkTools, specOptions } from './support/harness';
+
+let server: ScriptedOpenAIServer;
+beforeAll(async () => {
+  server = await startScriptedOpenAIServer({ scripts: {} });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const provider = () => createOpenAI({ baseURL: server.baseURL, apiKey: 'test' });
+
+for (const api of ['chat', 'responses'] as const) {
+  describe(api, () => {
+    runConformanceSuite({
+      name: `vercel-ai: ToolLoopAgent over @ai-sdk/openai (${api}) and HTTP`,
+      createAgent(spec) {
+        server.setScript(spec.name, spec.script);
+        const model = api === 'chat' ? provider().chat(spec.name) : provider().responses(spec.name);
+        return continuable(
+          new ToolLoopAgent({
+            model,
+            instructions: spec.instructions,
+            tools: sdkTools(spec.tools),
+            maxRetries: 0,
+          }),
+          specOptions(spec),
+        );
+      },
+    });
+  });
+}
+
+it('sent the model calls over HTTP, tools included, on both APIs', () => {
+  for (const path of ['/v1/chat/completions', '/v1/responses']) {
+    const requests = server.requests.filter((request) => request.path === path);
+    expect(requests.length).toBeGreaterThan(40);
+    expect(requests.every((request) => request.status === 200)).toBe(true);
+    expect(JSON.stringify(requests.map((request) => request.body?.tools))).toContain('"transfer"');
+  }
+});
