@@ -1,5 +1,11 @@
 import { createContinuableAgent, defineTool, serializeContinuation } from '@agent-continuations/core';
-import { type Counts, lastToolResults, reportResults, type Script, scriptedModel } from '@agent-continuations/testing';
+import {
+  type Counts,
+  lastToolResults,
+  reportResults,
+  type Script,
+  scriptedModel,
+} from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';

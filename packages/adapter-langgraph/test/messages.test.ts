@@ -21,7 +21,13 @@ const neutral: Message[] = [
       { type: 'reasoning', text: 'Check first.' },
       { type: 'text', text: 'Looking.' },
       { type: 'tool-call', toolCallId: 'c1', toolName: 'status', args: { host: 'web-1' } },
-      { type: 'tool-call', toolCallId: 'c2', toolName: 'logs', args: { host: 'web-1', lines: 5 }, providerMetadata: { openai: { itemId: 'fc_1' } } },
+      {
+        type: 'tool-call',
+        toolCallId: 'c2',
+        toolName: 'logs',
+        args: { host: 'web-1', lines: 5 },
+        providerMetadata: { openai: { itemId: 'fc_1' } },
+      },
     ],
   },
   {
@@ -32,7 +38,13 @@ const neutral: Message[] = [
       { type: 'tool-result', toolCallId: 'c3', toolName: 'logs', output: 'timeout', isError: true },
     ],
   },
-  { role: 'assistant', content: [{ type: 'text', text: 'Restarting.' }, { type: 'tool-call', toolCallId: 'c4', toolName: 'restart', args: {} }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Restarting.' },
+      { type: 'tool-call', toolCallId: 'c4', toolName: 'restart', args: {} },
+    ],
+  },
   { role: 'assistant', content: 'Done.' },
   { role: 'assistant', content: [{ type: 'text', text: 'Parts stay parts.' }] },
 ];
@@ -47,7 +59,18 @@ describe('message conversion', () => {
 
   it('builds the LangChain messages a model expects', () => {
     const lc = toLangChainMessages(neutral);
-    expect(lc.map((m) => m.getType())).toEqual(['system', 'human', 'human', 'ai', 'tool', 'tool', 'tool', 'ai', 'ai', 'ai']);
+    expect(lc.map((m) => m.getType())).toEqual([
+      'system',
+      'human',
+      'human',
+      'ai',
+      'tool',
+      'tool',
+      'tool',
+      'ai',
+      'ai',
+      'ai',
+    ]);
     const ai = lc[3] as AIMessage;
     expect(ai.tool_calls?.map((c) => [c.id, c.name, c.args])).toEqual([
       ['c1', 'status', { host: 'web-1' }],
@@ -63,14 +86,26 @@ describe('message conversion', () => {
     const lc = [
       new SystemMessage({ content: 'sys', id: 's1' }),
       new HumanMessage({ content: 'hi', id: 'h1', name: 'ann' }),
-      new AIMessage({ content: '', id: 'a1', tool_calls: [{ id: 't1', name: 'status', args: { host: 'x' }, type: 'tool_call' }] }),
+      new AIMessage({
+        content: '',
+        id: 'a1',
+        tool_calls: [{ id: 't1', name: 'status', args: { host: 'x' }, type: 'tool_call' }],
+      }),
       new ToolMessage({ content: '{"up":true}', tool_call_id: 't1', name: 'status', id: 'r1' }),
       new AIMessage({ content: 'ok', id: 'a2' }),
     ];
     const neutralForm = fromLangChainMessages(lc);
     expect(neutralForm[3]).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'status', output: { up: true }, providerMetadata: { langchain: { id: 'r1' } } }],
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 't1',
+          toolName: 'status',
+          output: { up: true },
+          providerMetadata: { langchain: { id: 'r1' } },
+        },
+      ],
     });
     const again = toLangChainMessages(neutralForm);
     expect(again.map((m) => [m.getType(), m.id, m.name])).toEqual(lc.map((m) => [m.getType(), m.id, m.name]));
