@@ -149,7 +149,10 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       audit: [...continuation.decisions, ...auditEntries(continuation, decisions)],
       done: continuation.done,
     };
-    const { direct, children } = splitDecisions(continuation, decisions);
+    const native = continuation.agent.framework === 'langgraph' && continuation.state !== undefined;
+    const imported = native ? importState(continuation.state!, THREAD, nodeNames) : undefined;
+    const refs = imported?.state.interrupts ?? {};
+    const { direct, children } = splitDecisions(continuation, decisions, refs);
     if (options.onReject === 'end') {
       for (const [actionId, decision] of Object.entries(decisions)) {
         if (decision.type !== 'reject' || actionId.includes('/')) continue;
@@ -172,17 +175,14 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       }
     }
     const fromPredicate = continuation.suspendedBy.type === 'predicate';
-    const native = continuation.agent.framework === 'langgraph' && continuation.state !== undefined;
-    if (native) {
-      const { saver, state } = importState(continuation.state!, THREAD, nodeNames);
-      const entries = new Map(continuation.pending.map((entry) => [entry.toolCallId, entry]));
-      const values = resumeValues(direct, (state as GraphState).interrupts, entries);
+    if (imported) {
+      const values = resumeValues(direct, refs, actionsById(continuation));
       const input = Object.keys(values).length > 0 ? new Command({ resume: values }) : null;
       return runSegment(
         runner,
         handle,
         context,
-        segment(saver, input, { children, skipFirstCheck: fromPredicate }),
+        segment(imported.saver, input, { children, skipFirstCheck: fromPredicate }),
         runOptions,
       );
     }
@@ -230,7 +230,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     // Each round answers the actions the graph asked for again; it ends when none is decided.
     while (result.status === 'suspended') {
       const state = result.continuation.state as unknown as GraphState;
-      const entries = new Map(result.continuation.pending.map((entry) => [entry.toolCallId, entry]));
+      const entries = actionsById(result.continuation);
       const now = new Map([...unanswered].filter(([id]) => entries.has(id)));
       if (now.size === 0) break;
       for (const id of now.keys()) unanswered.delete(id);
@@ -298,13 +298,16 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   };
 }
 
-/** Direct decisions by tool-call id, and for each suspended child its continuation (and decisions). */
-function splitDecisions(continuation: Continuation, decisions: Decisions) {
+/**
+ * Decisions LangGraph answers itself (their action id has an interrupt in `refs`), and for each
+ * sub-agent made by `agentTool` that waits, its continuation and the decisions for it.
+ */
+function splitDecisions(continuation: Continuation, decisions: Decisions, refs: Record<string, unknown>) {
   const direct = new Map<string, Decision>();
   const nested = new Map<string, Decisions>();
   for (const [id, decision] of Object.entries(decisions)) {
     const { head, rest } = splitActionId(id);
-    if (rest === undefined) direct.set(head, decision);
+    if (rest === undefined || id in refs) direct.set(id, decision);
     else nested.set(head, { ...nested.get(head), [rest]: decision });
   }
   const children: Record<string, unknown> = {};
@@ -316,6 +319,11 @@ function splitDecisions(continuation: Continuation, decisions: Decisions) {
       : { continuation: entry.child };
   }
   return { direct, children };
+}
+
+/** Each pending action by id, with what answering it needs to know. */
+function actionsById(continuation: Continuation): Map<string, { toolName: string }> {
+  return new Map(listActions(continuation).map((action) => [action.id, action]));
 }
 
 function auditEntries(continuation: Continuation, decisions: Decisions): AuditEntry[] {

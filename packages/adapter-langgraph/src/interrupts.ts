@@ -3,6 +3,8 @@
  * interrupt expects.
  */
 import {
+  actionId,
+  type Continuation,
   ContinuationError,
   type Decision,
   type JsonObject,
@@ -34,77 +36,136 @@ interface HitlRequest {
   reviewConfigs?: Array<{ actionName: string; allowedDecisions?: string[] }>;
 }
 
-/** The pending entries of a suspension, with how each is answered. */
+/** The pending entries of a suspension, with how each is answered (by action id). */
 export interface MappedInterrupts {
   pending: PendingEntry[];
   refs: Record<string, InterruptRef>;
 }
 
+/** A LangGraph state snapshot, as far as the mapping reads it. */
+export interface SnapshotLike {
+  values: Record<string, unknown>;
+  tasks: ReadonlyArray<{
+    id: string;
+    name: string;
+    interrupts?: RawInterrupt[];
+    result?: unknown;
+    state?: unknown;
+  }>;
+}
+
+/** How a level of the pending tree is read: its neutral messages, and the child runs' identity. */
+export interface LevelReader {
+  /** The tool calls of the level's last assistant message. */
+  calls(snapshot: SnapshotLike): ToolCallPart[];
+  /** A continuation for a subgraph that waits, holding its own pending entries. */
+  child(name: string, snapshot: SnapshotLike, pending: PendingEntry[], toolCallId: string): Continuation;
+}
+
 /**
- * Map LangGraph interrupts to pending entries. `calls` are the tool calls of the last assistant
- * message, to find the calls that the human-in-the-loop middleware asks about. `taskNames` gives
- * the node of each interrupt, for plain `interrupt()` calls that belong to no tool call.
+ * Map the interrupts of a snapshot's unfinished tasks to pending entries. A declared subgraph that
+ * waits becomes an `agent` entry holding the subgraph's own entries (one level per namespace);
+ * `prefix` is the action-id path of this level.
  */
 export function mapInterrupts(
-  interrupts: Array<RawInterrupt & { node: string }>,
-  calls: readonly ToolCallPart[],
+  snapshot: SnapshotLike,
+  reader: LevelReader,
+  prefix: string[] = [],
 ): MappedInterrupts {
   const pending: PendingEntry[] = [];
   const refs: Record<string, InterruptRef> = {};
   const claimed = new Set<string>();
-  for (const raw of interrupts) {
-    const id = raw.id;
-    if (!id)
-      throw new ContinuationError(
-        'INVALID_OPERATION',
-        'LangGraph reported an interrupt without an id; it cannot be answered by id.',
-      );
-    const value = raw.value;
-    if (isOwn(value)) {
-      pending.push(ownEntry(value));
-      refs[value.toolCallId] = { id, source: 'ours' };
-      claimed.add(value.toolCallId);
-    } else if (isHitl(value)) {
-      const count = value.actionRequests.length;
-      value.actionRequests.forEach((request, index) => {
-        const call = calls.find(
-          (candidate) =>
-            !claimed.has(candidate.toolCallId) &&
-            candidate.toolName === request.name &&
-            sameJson(candidate.args, request.args as JsonValue),
-        );
-        const toolCallId = call?.toolCallId ?? `${id}#${index}`;
-        claimed.add(toolCallId);
-        pending.push({ kind: 'approval', toolCallId, toolName: request.name, args: toJson(request.args) });
-        refs[toolCallId] = { id, source: 'hitl', index, count };
+  // A task that finished after its interrupt was answered still lists that interrupt.
+  const waiting = snapshot.tasks.filter(
+    (task) => task.result === undefined && (task.interrupts?.length ?? 0) > 0,
+  );
+  const calls = reader.calls(snapshot);
+  for (const task of waiting) {
+    const sub = task.state as SnapshotLike | undefined;
+    if (sub && Array.isArray(sub.tasks) && sub.tasks.some((inner) => (inner.interrupts?.length ?? 0) > 0)) {
+      const seen = waiting.filter((other) => other.name === task.name).length > 1;
+      const toolCallId = seen ? `${task.name}:${task.id}` : task.name;
+      const inner = mapInterrupts(sub, reader, [...prefix, toolCallId]);
+      Object.assign(refs, inner.refs);
+      pending.push({
+        kind: 'agent',
+        toolCallId,
+        toolName: task.name,
+        args: {},
+        child: reader.child(task.name, sub, inner.pending, toolCallId),
       });
-    } else {
-      const toolCallId = `interrupt:${id}`;
-      pending.push({ kind: 'input', toolCallId, toolName: raw.node, args: {}, request: toJson(value) });
-      refs[toolCallId] = { id, source: 'plain' };
+      continue;
+    }
+    for (const raw of task.interrupts ?? []) {
+      for (const [entry, ref] of fromInterrupt(raw, task.name, calls, claimed)) {
+        pending.push(entry);
+        refs[actionId([...prefix, entry.toolCallId])] = ref;
+      }
     }
   }
   return { pending, refs };
 }
 
+function fromInterrupt(
+  raw: RawInterrupt,
+  node: string,
+  calls: readonly ToolCallPart[],
+  claimed: Set<string>,
+): Array<[PendingEntry, InterruptRef]> {
+  const id = raw.id;
+  if (!id)
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      'LangGraph reported an interrupt without an id; it cannot be answered by id.',
+    );
+  const value = raw.value;
+  if (isOwn(value)) {
+    claimed.add(value.toolCallId);
+    return [[ownEntry(value), { id, source: 'ours' }]];
+  }
+  if (isHitl(value)) {
+    const count = value.actionRequests.length;
+    return value.actionRequests.map((request, index): [PendingEntry, InterruptRef] => {
+      const call = calls.find(
+        (candidate) =>
+          !claimed.has(candidate.toolCallId) &&
+          candidate.toolName === request.name &&
+          sameJson(candidate.args, request.args as JsonValue),
+      );
+      const toolCallId = call?.toolCallId ?? `${id}#${index}`;
+      claimed.add(toolCallId);
+      return [
+        { kind: 'approval', toolCallId, toolName: request.name, args: toJson(request.args) },
+        { id, source: 'hitl', index, count },
+      ];
+    });
+  }
+  return [
+    [
+      { kind: 'input', toolCallId: `interrupt:${id}`, toolName: node, args: {}, request: toJson(value) },
+      { id, source: 'plain' },
+    ],
+  ];
+}
+
 /**
- * Resume values keyed by interrupt id, from decisions keyed by tool-call id. The middleware's
+ * Resume values keyed by interrupt id, from decisions keyed by action id. The middleware's
  * request is answered as a whole, so each of its calls needs a decision.
  */
 export function resumeValues(
   decided: ReadonlyMap<string, Decision>,
   refs: Record<string, InterruptRef>,
-  entries: ReadonlyMap<string, PendingEntry>,
+  entries: ReadonlyMap<string, { toolName: string }>,
 ): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   const hitl = new Map<string, Array<JsonObject | undefined>>();
-  for (const [toolCallId, decision] of decided) {
-    const ref = refs[toolCallId];
-    const entry = entries.get(toolCallId);
+  for (const [id, decision] of decided) {
+    const ref = refs[id];
+    const entry = entries.get(id);
     if (!ref || !entry) {
       throw new ContinuationError(
         'STATE_MISMATCH',
-        `The continuation's LangGraph state has no interrupt for action "${toolCallId}".`,
+        `The continuation's LangGraph state has no interrupt for action "${id}".`,
       );
     }
     if (ref.source === 'hitl') {
@@ -118,10 +179,10 @@ export function resumeValues(
           ? decision.value
           : { rejected: true, ...(decision.reason ? { reason: decision.reason } : {}) };
   }
-  for (const [id, slots] of hitl) {
+  for (const [interruptId, slots] of hitl) {
     const missing = Object.entries(refs)
-      .filter(([, ref]) => ref.id === id && slots[ref.index ?? 0] === undefined)
-      .map(([toolCallId]) => toolCallId);
+      .filter(([, ref]) => ref.id === interruptId && slots[ref.index ?? 0] === undefined)
+      .map(([id]) => id);
     if (missing.length > 0) {
       throw new ContinuationError(
         'INVALID_DECISION',
@@ -129,7 +190,7 @@ export function resumeValues(
         { details: { missing } },
       );
     }
-    values[id] = { decisions: slots };
+    values[interruptId] = { decisions: slots };
   }
   return values;
 }
@@ -148,7 +209,7 @@ function ownResume(decision: Decision): OwnResume {
   return { type: 'input', value: decision.value };
 }
 
-function hitlDecision(decision: Decision, entry: PendingEntry): JsonObject {
+function hitlDecision(decision: Decision, entry: { toolName: string }): JsonObject {
   if (decision.type === 'reject')
     return decision.reason ? { type: 'reject', message: decision.reason } : { type: 'reject' };
   if (decision.type === 'approve' && decision.args !== undefined) {

@@ -28,7 +28,7 @@ import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import { isGraphDrained, type MemorySaver, RunControl } from '@langchain/langgraph';
 import { exportState } from './graph-state';
-import { mapInterrupts, type RawInterrupt } from './interrupts';
+import { type LevelReader, mapInterrupts, type SnapshotLike } from './interrupts';
 import { CAPTURE_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
 import { fromLangChainMessages, toolResultPart } from './messages';
 import type { Capture } from './tool-guard';
@@ -37,17 +37,15 @@ import { outsideGraph } from './tools';
 /** The wrapped graph, as far as the adapter uses it. */
 export interface GraphHandle {
   invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
-  getState(config: Record<string, unknown>): Promise<StateSnapshotLike>;
+  getState(config: Record<string, unknown>, options?: { subgraphs?: boolean }): Promise<StateSnapshotLike>;
   updateState(config: Record<string, unknown>, values: unknown, asNode?: string): Promise<unknown>;
   nodes: Record<string, { bound?: unknown }>;
   interruptBefore?: unknown;
   interruptAfter?: unknown;
 }
 
-interface StateSnapshotLike {
-  values: Record<string, unknown>;
+interface StateSnapshotLike extends SnapshotLike {
   next: readonly string[];
-  tasks: ReadonlyArray<{ name: string; interrupts?: RawInterrupt[]; result?: unknown }>;
 }
 
 /** The run facts that carry over between segments. */
@@ -129,17 +127,13 @@ export async function runSegment(
     );
   }
   const stateConfig = { configurable: { thread_id: segment.threadId, __pregel_checkpointer: segment.saver } };
-  const snapshot = await handle.getState(stateConfig);
+  const snapshot = await handle.getState(stateConfig, { subgraphs: true });
   const step = context.step + counter.calls;
   const usage = addUsage(context.usage, counter.usage);
-  const messages = fromLangChainMessages((snapshot.values[segment.messagesKey] ?? []) as BaseMessage[]);
-  const applied = new Map<string, ToolResultPart>();
-  // A task that finished after its interrupt was answered still lists that interrupt.
-  const interrupts = snapshot.tasks
-    .filter((task) => task.result === undefined)
-    .flatMap((task) => (task.interrupts ?? []).map((raw) => ({ ...raw, node: task.name })));
+  const messages = neutralMessages(snapshot, segment.messagesKey);
+  const mapped = mapInterrupts(snapshot, levelReader(context, segment.messagesKey));
 
-  if (interrupts.length === 0 && snapshot.next.length === 0) {
+  if (mapped.pending.length === 0 && snapshot.next.length === 0) {
     const output = textOf(messages.at(-1));
     const result = { status: 'completed' as const, output, messages, runId: context.runId, usage, step };
     await options.onEvent?.({ type: 'complete', runId: context.runId, output, messages, usage });
@@ -150,7 +144,7 @@ export async function runSegment(
   let turnAt = messages.length - 1;
   while (turnAt >= 0 && messages[turnAt]!.role !== 'assistant') turnAt--;
   const calls = turnAt >= 0 ? toolCallsOf(messages[turnAt]) : [];
-  const mapped = mapInterrupts(interrupts, calls);
+  const applied = new Map<string, ToolResultPart>();
   const pendingIds = new Set(mapped.pending.map((entry) => entry.toolCallId));
   const written = await writtenResults(segment, stateConfig);
   const trailing = messages.slice(turnAt + 1);
@@ -210,6 +204,40 @@ async function writtenResults(
     }
   }
   return found;
+}
+
+function neutralMessages(snapshot: SnapshotLike, messagesKey: string): Message[] {
+  return fromLangChainMessages((snapshot.values[messagesKey] ?? []) as BaseMessage[]);
+}
+
+/** Reads each level of a snapshot: a waiting subgraph becomes a child continuation of its own. */
+function levelReader(context: RunContext, messagesKey: string): LevelReader {
+  return {
+    calls(snapshot) {
+      const messages = neutralMessages(snapshot, messagesKey);
+      let at = messages.length - 1;
+      while (at >= 0 && messages[at]!.role !== 'assistant') at--;
+      return at >= 0 ? toolCallsOf(messages[at]) : [];
+    },
+    child(name, snapshot, pending, toolCallId) {
+      return {
+        format: FORMAT,
+        version: CURRENT_VERSION,
+        id: crypto.randomUUID(),
+        runId: `${context.runId}/${toolCallId}`,
+        agent: { name, framework: 'langgraph' },
+        messages: neutralMessages(snapshot, messagesKey),
+        pending,
+        done: [],
+        step: 0,
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        suspendedBy: { type: 'actions', kinds: [...new Set(pending.map((entry) => entry.kind))] },
+        metadata: {},
+        decisions: [],
+        createdAt: new Date().toISOString(),
+      };
+    },
+  };
 }
 
 function staticPauseName(handle: GraphHandle, next: readonly string[]): string {
