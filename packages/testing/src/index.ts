@@ -37,3 +37,8 @@ export {
   durablePlanInput,
   durableTestAgent,
 } from './durable-agent';
+export {
+  type CheckpointLogFactory,
+  type CheckpointLogUnderTest,
+  runCheckpointLogContract,
+} from './checkpoint-contract';

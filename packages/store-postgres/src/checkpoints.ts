@@ -1,0 +1,250 @@
+/**
+ * The checkpoint log on Postgres: one append table keyed by run id and sequence number, and one
+ * row per run holding its status and the lease of the worker that runs it. Leases are timed by
+ * the database clock, so workers on machines with skewed clocks agree on expiry. An append is one
+ * statement that advances the run row (fenced by the lease token) and inserts the entry.
+ */
+import {
+  type CheckpointEntry,
+  type CheckpointLog,
+  ContinuationError,
+  type RunLease,
+  type RunRecord,
+} from '@agent-continuations/core';
+import pg from 'pg';
+
+/** Options of {@link createPostgresCheckpointLog}. */
+export interface PostgresCheckpointLogOptions {
+  /** A pool to use (not closed by the log), or a connection string to open one. */
+  pool?: pg.Pool;
+  connectionString?: string;
+  /** The Postgres schema holding the tables, created when missing; `agent_continuations` by default. */
+  schema?: string;
+}
+
+/** A {@link CheckpointLog} on Postgres, with the size of a run's log for monitoring. */
+export interface PostgresCheckpointLog extends CheckpointLog {
+  /** How many entries and bytes a run's log holds. */
+  size(runId: string): Promise<{ entries: number; bytes: number }>;
+  close(): Promise<void>;
+}
+
+interface RunRow {
+  run_id: string;
+  agent_name: string;
+  status: RunRecord['status'];
+  suspension_id: string | null;
+  owner: string | null;
+  lease_until: Date | null;
+}
+
+/**
+ * Connect a checkpoint log to Postgres; tables are created on first use.
+ *
+ * @example
+ * ```ts
+ * const log = createPostgresCheckpointLog({ connectionString: process.env.DATABASE_URL });
+ * const result = await runDurably(agent, log, 'Pay the March invoices', { owner: 'worker-1' });
+ * ```
+ */
+export function createPostgresCheckpointLog(options: PostgresCheckpointLogOptions): PostgresCheckpointLog {
+  const schema = options.schema ?? 'agent_continuations';
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `The schema name "${schema}" is not a plain lower-case SQL name.`,
+    );
+  }
+  if (!options.pool && !options.connectionString) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      'Give the checkpoint log a pool or a connection string.',
+    );
+  }
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
+  const runs = `${schema}.checkpoint_runs`;
+  const entries = `${schema}.checkpoint_entries`;
+  let ready: Promise<void> | undefined;
+  const migrate = async () => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Several workers may start at once; one creates the tables, the others wait for it.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${schema}.checkpoints`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${runs} (
+          run_id TEXT PRIMARY KEY,
+          agent_name TEXT NOT NULL,
+          status TEXT NOT NULL,
+          suspension_id TEXT,
+          owner TEXT,
+          token TEXT,
+          lease_until TIMESTAMPTZ,
+          lease_ms INTEGER NOT NULL,
+          next_seq INTEGER NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS checkpoint_runs_lease ON ${runs} (lease_until) WHERE status = 'running';
+        CREATE TABLE IF NOT EXISTS ${entries} (
+          run_id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          type TEXT NOT NULL,
+          body TEXT NOT NULL,
+          PRIMARY KEY (run_id, seq)
+        );`);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+    ready ??= migrate();
+    await ready;
+    return pool.query<R>(text, values);
+  };
+
+  return {
+    async begin(start, lease) {
+      ready ??= migrate();
+      await ready;
+      const token = crypto.randomUUID();
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const inserted = await client.query(
+          `INSERT INTO ${runs} (run_id, agent_name, status, lease_ms, next_seq) VALUES ($1, $2, 'new', $3, 1)
+           ON CONFLICT (run_id) DO NOTHING`,
+          [start.runId, start.agentName, lease.leaseMs],
+        );
+        const row = (
+          await client.query<{ status: string; next_seq: number }>(
+            `SELECT status, next_seq FROM ${runs} WHERE run_id = $1 FOR UPDATE`,
+            [start.runId],
+          )
+        ).rows[0]!;
+        if (inserted.rowCount === 0 && start.input)
+          throw conflict(start.runId, 'a run with this id was already started');
+        if (row.status === 'running') throw conflict(start.runId, 'it is running, or awaits recovery');
+        await client.query(`INSERT INTO ${entries} (run_id, seq, type, body) VALUES ($1, $2, 'start', $3)`, [
+          start.runId,
+          row.next_seq,
+          JSON.stringify(start),
+        ]);
+        const updated = await client.query<{ lease_until: Date }>(
+          `UPDATE ${runs} SET status = 'running', owner = $2, token = $3, lease_ms = $4::integer,
+             lease_until = now() + $4::integer * interval '1 millisecond', next_seq = next_seq + 1
+           WHERE run_id = $1 RETURNING lease_until`,
+          [start.runId, lease.owner, token, lease.leaseMs],
+        );
+        await client.query('COMMIT');
+        return {
+          runId: start.runId,
+          owner: lease.owner,
+          token,
+          leaseUntil: updated.rows[0]!.lease_until.toISOString(),
+        };
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async append(lease, entry) {
+      const ends = entry.type !== 'step';
+      const status = entry.type === 'end' ? entry.status : entry.type === 'suspend' ? 'suspended' : 'running';
+      const suspensionId = entry.type === 'suspend' ? (entry.suspension?.id ?? null) : null;
+      const result = await query(
+        `WITH run AS (
+           UPDATE ${runs} SET next_seq = next_seq + 1, status = $3,
+             lease_until = CASE WHEN $4 THEN NULL ELSE now() + lease_ms * interval '1 millisecond' END,
+             token = CASE WHEN $4 THEN NULL ELSE token END,
+             suspension_id = COALESCE($5, suspension_id)
+           WHERE run_id = $1 AND token = $2 AND status = 'running'
+           RETURNING next_seq - 1 AS seq
+         )
+         INSERT INTO ${entries} (run_id, seq, type, body) SELECT $1, seq, $6, $7 FROM run`,
+        [lease.runId, lease.token, status, ends, suspensionId, entry.type, JSON.stringify(entry)],
+      );
+      if (result.rowCount === 0) throw lost(lease);
+    },
+    async renew(lease) {
+      const result = await query(
+        `UPDATE ${runs} SET lease_until = now() + lease_ms * interval '1 millisecond'
+         WHERE run_id = $1 AND token = $2 AND status = 'running'`,
+        [lease.runId, lease.token],
+      );
+      if (result.rowCount === 0) throw lost(lease);
+    },
+    async read(runId) {
+      const result = await query<{ body: string }>(
+        `SELECT body FROM ${entries} WHERE run_id = $1 ORDER BY seq`,
+        [runId],
+      );
+      return result.rows.map((row) => JSON.parse(row.body) as CheckpointEntry);
+    },
+    async status(runId) {
+      const result = await query<RunRow>(`SELECT * FROM ${runs} WHERE run_id = $1 AND status <> 'new'`, [
+        runId,
+      ]);
+      const row = result.rows[0];
+      return row ? toRecord(row) : undefined;
+    },
+    async expired(filter = {}) {
+      const result = await query<{ run_id: string }>(
+        `SELECT run_id FROM ${runs} WHERE status = 'running' AND lease_until < now() ORDER BY lease_until LIMIT $1`,
+        [filter.limit ?? 100],
+      );
+      return result.rows.map((row) => row.run_id);
+    },
+    async takeOver(runId, lease) {
+      const token = crypto.randomUUID();
+      const result = await query<{ lease_until: Date }>(
+        `UPDATE ${runs} SET owner = $2, token = $3, lease_ms = $4::integer, lease_until = now() + $4::integer * interval '1 millisecond'
+         WHERE run_id = $1 AND status = 'running' AND lease_until < now() RETURNING lease_until`,
+        [runId, lease.owner, token, lease.leaseMs],
+      );
+      const row = result.rows[0];
+      if (!row) throw conflict(runId, 'it is not a running run with an expired lease');
+      return {
+        runId,
+        owner: lease.owner,
+        token,
+        leaseUntil: row.lease_until.toISOString(),
+      } satisfies RunLease;
+    },
+    async size(runId) {
+      const result = await query<{ entries: string; bytes: string | null }>(
+        `SELECT COUNT(*) AS entries, SUM(octet_length(body)) AS bytes FROM ${entries} WHERE run_id = $1`,
+        [runId],
+      );
+      const row = result.rows[0]!;
+      return { entries: Number(row.entries), bytes: Number(row.bytes ?? 0) };
+    },
+    async close() {
+      if (!options.pool) await pool.end();
+    },
+  };
+}
+
+function toRecord(row: RunRow): RunRecord {
+  const record: RunRecord = { runId: row.run_id, agentName: row.agent_name, status: row.status };
+  if (row.suspension_id) record.suspensionId = row.suspension_id;
+  if (row.owner) record.owner = row.owner;
+  if (row.lease_until && row.status === 'running') record.leaseUntil = row.lease_until.toISOString();
+  return record;
+}
+
+function conflict(runId: string, why: string): ContinuationError {
+  return new ContinuationError('CLAIM_CONFLICT', `Run "${runId}" cannot be taken: ${why}.`);
+}
+
+function lost(lease: RunLease): ContinuationError {
+  return new ContinuationError(
+    'CLAIM_CONFLICT',
+    `The lease of ${lease.owner} on run "${lease.runId}" is no longer held.`,
+  );
+}

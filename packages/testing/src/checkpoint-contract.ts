@@ -1,0 +1,209 @@
+/**
+ * The checkpoint log contract: every {@link CheckpointLog} (SQLite, Postgres, ...) runs these
+ * scenarios through the core's durable runners, from a few lines that hand over a factory.
+ */
+import {
+  type CheckpointLog,
+  type CheckpointStep,
+  createMemoryStore,
+  isContinuationError,
+  parseContinuation,
+  recover,
+  recoverRun,
+  replayCheckpoints,
+  resumeDurably,
+  runDurably,
+} from '@agent-continuations/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { durablePlanInput, durableTestAgent } from './durable-agent';
+
+/** A log under test; `size` reports its stored bytes for one run. */
+export type CheckpointLogUnderTest = CheckpointLog & {
+  size(runId: string): Promise<{ entries: number; bytes: number }>;
+};
+
+/** Makes a fresh, empty log for one test, and disposes of it. */
+export type CheckpointLogFactory = () => Promise<{
+  log: CheckpointLogUnderTest;
+  cleanup: () => Promise<void>;
+}>;
+
+/**
+ * Run the checkpoint log contract against a log implementation.
+ *
+ * @example
+ * ```ts
+ * runCheckpointLogContract('sqlite', async () => {
+ *   const log = createSqliteCheckpointLog({ database: ':memory:' });
+ *   return { log, cleanup: () => log.close() };
+ * });
+ * ```
+ */
+export function runCheckpointLogContract(name: string, factory: CheckpointLogFactory): void {
+  function countingAgent() {
+    const counts = { charge: 0, notify: 0 };
+    const agent = durableTestAgent({
+      charge: (args) => {
+        counts.charge++;
+        return `charged ${args.n}`;
+      },
+      notify: (args) => {
+        counts.notify++;
+        return `notified ${args.n}`;
+      },
+    });
+    return { agent, counts };
+  }
+
+  describe(`checkpoint log contract: ${name}`, () => {
+    let log: CheckpointLogUnderTest;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => {
+      ({ log, cleanup } = await factory());
+    });
+    afterEach(async () => {
+      await cleanup();
+    });
+
+    it('records every step and replays a completed run', async () => {
+      const { agent } = countingAgent();
+      const result = await runDurably(agent, log, durablePlanInput({ steps: 4 }), {
+        runId: 'r1',
+        owner: 'w1',
+      });
+      expect(result.status).toBe('completed');
+      const entries = await log.read('r1');
+      // start, then per turn: model call + tool result; the final answer; the end.
+      expect(entries.map((entry) => entry.type)).toEqual(['start', ...Array(9).fill('step'), 'end']);
+      const replay = replayCheckpoints(entries);
+      expect(replay.status).toBe('completed');
+      expect(replay.output).toBe('completed 4 steps');
+      expect(replay.continuation!.messages).toEqual(result.status === 'completed' ? result.messages : []);
+      expect((await log.status('r1'))?.status).toBe('completed');
+    });
+
+    it('rebuilds the continuation of any recorded step, and resuming it never reruns a recorded tool', async () => {
+      const { agent } = countingAgent();
+      await runDurably(agent, log, durablePlanInput({ steps: 4 }), { runId: 'r2', owner: 'w1' });
+      const entries = await log.read('r2');
+      for (let cut = 2; cut < entries.length - 1; cut++) {
+        const replay = replayCheckpoints(entries.slice(0, cut));
+        const continuation = parseContinuation(JSON.stringify(replay.continuation));
+        expect(continuation.suspendedBy).toEqual({ type: 'checkpoint' });
+        const fresh = countingAgent();
+        const resumed = await fresh.agent.resume(continuation);
+        expect(resumed.status).toBe('completed');
+        // Tool results recorded before the cut: ceil((cut - 1) / 2) model-call/tool-result pairs.
+        const recordedResults = Math.floor((cut - 1) / 2);
+        expect(fresh.counts.charge + fresh.counts.notify).toBe(4 - recordedResults);
+      }
+    });
+
+    it('writes about the same bytes per step at step 100 as at step 1', async () => {
+      const { agent } = countingAgent();
+      await runDurably(agent, log, durablePlanInput({ steps: 100, payload: 200 }), {
+        runId: 'long',
+        owner: 'w1',
+      });
+      const sizes = (await log.read('long'))
+        .filter((entry): entry is CheckpointStep => entry.type === 'step')
+        .map((entry) => JSON.stringify(entry).length);
+      expect(sizes).toHaveLength(201);
+      const early = Math.max(...sizes.slice(0, 4));
+      const late = Math.max(...sizes.slice(-5));
+      expect(late).toBeLessThan(early * 1.2);
+      const { bytes } = await log.size('long');
+      expect(bytes).toBeLessThan(sizes.length * early * 1.2 + 1000);
+    });
+
+    it('resumes a recorded suspension by reference, with its decisions in the log', async () => {
+      const { agent, counts } = countingAgent();
+      const first = await runDurably(agent, log, durablePlanInput({ steps: 3, approvals: [2] }), {
+        runId: 'r3',
+        owner: 'w1',
+      });
+      expect(first.status).toBe('suspended');
+      if (first.status !== 'suspended') return;
+      expect((await log.status('r3'))?.suspensionId).toBe(first.continuation.id);
+      const replayed = replayCheckpoints(await log.read('r3'));
+      expect(replayed.status).toBe('suspended');
+      expect(replayed.continuation).toEqual(first.continuation);
+
+      const decisions = { [first.actions[0]!.id]: { type: 'approve' as const, by: 'ann' } };
+      const second = await resumeDurably(agent, log, first.continuation, decisions, { owner: 'w2' });
+      expect(second.status).toBe('completed');
+      const entries = await log.read('r3');
+      const starts = entries.filter((entry) => entry.type === 'start');
+      expect(starts[1]).toMatchObject({ fromId: first.continuation.id, decisions });
+      expect(starts[1]).not.toHaveProperty('from');
+      expect(replayCheckpoints(entries).continuation!.decisions).toHaveLength(1);
+      expect(counts).toEqual({ charge: 2, notify: 1 });
+    });
+
+    it('fences writers by their lease: a second begin, or a writer whose run was taken over, is refused', async () => {
+      const start = {
+        type: 'start' as const,
+        runId: 'r4',
+        agentName: 'durable',
+        at: new Date().toISOString(),
+        input: [],
+      };
+      const lease = await log.begin(start, { owner: 'w1', leaseMs: 1 });
+      await expect(log.begin(start, { owner: 'w2', leaseMs: 1000 })).rejects.toSatisfy((e) =>
+        isContinuationError(e, 'CLAIM_CONFLICT'),
+      );
+      while ((await log.expired()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => log.takeOver('r4', { owner: `w${i + 2}`, leaseMs: 60_000 })),
+      );
+      const winners = attempts.filter((attempt) => attempt.status === 'fulfilled');
+      expect(winners).toHaveLength(1);
+      for (const attempt of attempts) {
+        if (attempt.status === 'rejected')
+          expect(isContinuationError(attempt.reason, 'CLAIM_CONFLICT')).toBe(true);
+      }
+      const taken = (winners[0] as PromiseFulfilledResult<Awaited<ReturnType<CheckpointLog['takeOver']>>>)
+        .value;
+      const step = {
+        type: 'step' as const,
+        step: 1,
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      };
+      await expect(log.append(lease, step)).rejects.toSatisfy((e) =>
+        isContinuationError(e, 'CLAIM_CONFLICT'),
+      );
+      await log.append(taken, step);
+      expect(await log.read('r4')).toHaveLength(2);
+    });
+
+    it('recovers a run whose worker died between a model call and its tool: recorded tools never rerun', async () => {
+      const crashed = countingAgent();
+      // A throwing observer stands in for the process dying right after the 4th model call was recorded.
+      await expect(
+        runDurably(crashed.agent, log, durablePlanInput({ steps: 5 }), {
+          runId: 'r5',
+          owner: 'w1',
+          leaseMs: 1,
+          onEvent: (event) => {
+            if (event.type === 'model-call' && event.step === 4) throw new Error('killed');
+          },
+        }),
+      ).rejects.toThrow('killed');
+      expect(crashed.counts).toEqual({ charge: 2, notify: 1 });
+      while ((await log.expired()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+
+      const healthy = countingAgent();
+      const store = createMemoryStore();
+      const recovered = await recover(log, { durable: healthy.agent }, { store, owner: 'w2' });
+      expect(recovered.map((run) => run.result?.status)).toEqual(['completed']);
+      // Turns 0..2 ran and were recorded; turn 3 (notify) and turn 4 (charge) run once each.
+      expect(healthy.counts).toEqual({ charge: 1, notify: 1 });
+      const replay = replayCheckpoints(await log.read('r5'));
+      expect(replay.output).toBe('completed 5 steps');
+      expect(replay.continuation!.step).toBe(6);
+      await expect(recoverRun(healthy.agent, log, 'r5')).rejects.toSatisfy((e) =>
+        isContinuationError(e, 'CLAIM_CONFLICT'),
+      );
+    });
+  });
+}
