@@ -42,3 +42,16 @@ export {
   type CheckpointLogUnderTest,
   runCheckpointLogContract,
 } from './checkpoint-contract';
+export {
+  type CrashLedger,
+  type CrashLedgerReport,
+  type CrashScenarioReport,
+  type CrashWorkerOptions,
+  checkCrashReport,
+  crashRunIds,
+  crashWorkerMain,
+  type KillPoint,
+  mulberry32,
+  runCrashScenario,
+  spawnTypeScript,
+} from './crash-kit';
