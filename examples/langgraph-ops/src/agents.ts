@@ -1,0 +1,78 @@
+/**
+ * The ops agent: langchain's createAgent with a `restart_service` tool that needs approval (added
+ * with requireApproval, the tool itself unchanged) and a diagnostics sub-agent (a createReactAgent
+ * graph whose heap-dump tool needs approval too), wrapped with fromGraph.
+ */
+import { agentTool, fromGraph, requireApproval } from '@agent-continuations/langgraph';
+import { tool } from '@langchain/core/tools';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { ChatOpenAI } from '@langchain/openai';
+import { createAgent } from 'langchain';
+import { z } from 'zod';
+import type { Ledger } from './ledger';
+import { DIAGNOSTICS_MODEL, OPS_MODEL } from './scripts';
+
+export function buildOpsAgent(baseURL: string, ledger: Ledger) {
+  const model = (name: string) =>
+    new ChatOpenAI({ model: name, apiKey: 'local', maxRetries: 0, configuration: { baseURL } });
+
+  const readLogs = tool(
+    async ({ service }) => {
+      ledger.record('read_logs');
+      return `${service}: OOMKilled 3 times in 10 minutes`;
+    },
+    {
+      name: 'read_logs',
+      description: 'Read recent logs of a service',
+      schema: z.object({ service: z.string() }),
+    },
+  );
+  const captureHeapDump = tool(
+    async ({ service }) => {
+      ledger.record('capture_heap_dump');
+      return `saved to s3://dumps/${service}.heap`;
+    },
+    {
+      name: 'capture_heap_dump',
+      description: 'Pause a service briefly to dump its heap',
+      schema: z.object({ service: z.string() }),
+    },
+  );
+  const diagnostics = fromGraph(
+    createReactAgent({
+      llm: model(DIAGNOSTICS_MODEL),
+      tools: requireApproval([readLogs, captureHeapDump], ['capture_heap_dump']),
+      prompt: 'You find the cause of incidents.',
+      version: 'v2',
+    }),
+    { name: 'diagnostics', description: 'Finds the cause of an incident' },
+  );
+
+  const checkHealth = tool(
+    async ({ service }) => {
+      ledger.record('check_health');
+      return { service, healthy: false, errorRate: 0.31 };
+    },
+    { name: 'check_health', description: 'Health of a service', schema: z.object({ service: z.string() }) },
+  );
+  const restartService = tool(
+    async ({ service }) => {
+      ledger.record('restart_service');
+      return `${service} restarted at generation 42`;
+    },
+    {
+      name: 'restart_service',
+      description: 'Restart a service',
+      schema: z.object({ service: z.string(), reason: z.string() }),
+    },
+  );
+
+  return fromGraph(
+    createAgent({
+      model: model(OPS_MODEL),
+      tools: [checkHealth, ...requireApproval([restartService]), agentTool(diagnostics)],
+      systemPrompt: 'You keep production services healthy.',
+    }),
+    { name: 'ops' },
+  );
+}
