@@ -109,7 +109,9 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
     `UPDATE ${runs} SET owner = @owner, token = @token, lease_until = @leaseUntil, lease_ms = @leaseMs
      WHERE run_id = @runId AND status = 'running' AND lease_until < @now`,
   );
-  const readEntries = db.prepare<[string], { body: string }>(`SELECT body FROM ${entries} WHERE run_id = ? ORDER BY seq`);
+  const readEntries = db.prepare<[string], { body: string }>(
+    `SELECT body FROM ${entries} WHERE run_id = ? ORDER BY seq`,
+  );
   const expired = db.prepare<[number, number], { run_id: string }>(
     `SELECT run_id FROM ${runs} WHERE status = 'running' AND lease_until < ? ORDER BY lease_until LIMIT ?`,
   );
@@ -121,12 +123,25 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
     const row = selectRun.get(start.runId);
     if (row && start.input) throw conflict(start.runId, 'a run with this id was already started');
     if (row?.status === 'running') throw conflict(start.runId, 'it is running, or awaits recovery');
-    const params = { runId: start.runId, agentName: start.agentName, owner: lease.owner, token, leaseUntil: now + lease.leaseMs, leaseMs: lease.leaseMs };
+    const params = {
+      runId: start.runId,
+      agentName: start.agentName,
+      owner: lease.owner,
+      token,
+      leaseUntil: now + lease.leaseMs,
+      leaseMs: lease.leaseMs,
+    };
     if (row) restartRun.run(params);
     else insertRun.run(params);
     const seq = row?.next_seq ?? 1;
     insertEntry.run(start.runId, seq, start.type, JSON.stringify(start));
-    advance.run({ runId: start.runId, leaseUntil: now + lease.leaseMs, status: 'running', suspensionId: null, token });
+    advance.run({
+      runId: start.runId,
+      leaseUntil: now + lease.leaseMs,
+      status: 'running',
+      suspensionId: null,
+      token,
+    });
   });
 
   const append = db.transaction((lease: RunLease, entry: CheckpointStep | CheckpointEnd, now: number) => {
@@ -149,7 +164,12 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
       const token = crypto.randomUUID();
       const now = Date.now();
       begin.immediate(start, lease, token, now);
-      return { runId: start.runId, owner: lease.owner, token, leaseUntil: new Date(now + lease.leaseMs).toISOString() };
+      return {
+        runId: start.runId,
+        owner: lease.owner,
+        token,
+        leaseUntil: new Date(now + lease.leaseMs).toISOString(),
+      };
     },
     async append(lease, entry) {
       append.immediate(lease, entry, Date.now());
@@ -170,8 +190,16 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
     async takeOver(runId, lease) {
       const token = crypto.randomUUID();
       const now = Date.now();
-      const params = { runId, owner: lease.owner, token, leaseUntil: now + lease.leaseMs, leaseMs: lease.leaseMs, now };
-      if (takeOver.run(params).changes === 0) throw conflict(runId, 'it is not a running run with an expired lease');
+      const params = {
+        runId,
+        owner: lease.owner,
+        token,
+        leaseUntil: now + lease.leaseMs,
+        leaseMs: lease.leaseMs,
+        now,
+      };
+      if (takeOver.run(params).changes === 0)
+        throw conflict(runId, 'it is not a running run with an expired lease');
       return { runId, owner: lease.owner, token, leaseUntil: new Date(now + lease.leaseMs).toISOString() };
     },
     async size(runId) {
@@ -188,7 +216,8 @@ function toRecord(row: RunRow): RunRecord {
   const record: RunRecord = { runId: row.run_id, agentName: row.agent_name, status: row.status };
   if (row.suspension_id) record.suspensionId = row.suspension_id;
   if (row.owner) record.owner = row.owner;
-  if (row.lease_until !== null && row.status === 'running') record.leaseUntil = new Date(row.lease_until).toISOString();
+  if (row.lease_until !== null && row.status === 'running')
+    record.leaseUntil = new Date(row.lease_until).toISOString();
   return record;
 }
 
@@ -197,5 +226,8 @@ function conflict(runId: string, why: string): ContinuationError {
 }
 
 function lost(lease: RunLease): ContinuationError {
-  return new ContinuationError('CLAIM_CONFLICT', `The lease of ${lease.owner} on run "${lease.runId}" is no longer held.`);
+  return new ContinuationError(
+    'CLAIM_CONFLICT',
+    `The lease of ${lease.owner} on run "${lease.runId}" is no longer held.`,
+  );
 }

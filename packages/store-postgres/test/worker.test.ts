@@ -1,0 +1,77 @@
+import { createMemoryStore, type RunResult } from '@agent-continuations/core';
+import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPostgresCheckpointLog } from '../src/checkpoints';
+import { createWorker, type Worker } from '../src/worker/create-worker';
+import { PG_URL, scratchSchema } from './pg-fixtures';
+
+const { schema, bossSchema, drop } = scratchSchema('worker');
+const bossOptions = { schema: bossSchema, maintenanceIntervalSeconds: 1 };
+const log = createPostgresCheckpointLog({ connectionString: PG_URL, schema });
+const store = createMemoryStore();
+const charges = new Map<string, number>();
+const results: RunResult<unknown>[] = [];
+const agent = durableTestAgent({
+  charge: (_args, ctx) => charges.set(ctx.idempotencyKey, (charges.get(ctx.idempotencyKey) ?? 0) + 1),
+  notify: () => 'sent',
+});
+const workers: Worker[] = [];
+
+beforeAll(async () => {
+  for (const id of ['a', 'b']) {
+    const worker = createWorker({
+      store,
+      checkpoints: log,
+      connectionString: PG_URL,
+      bossOptions,
+      agents: { durable: agent },
+      id,
+      pollingIntervalSeconds: 0.5,
+      onResult: (result) => results.push(result),
+    });
+    await worker.start();
+    workers.push(worker);
+  }
+});
+afterAll(async () => {
+  for (const worker of workers) await worker.stop();
+  await log.close();
+  await drop();
+});
+
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+it('runs submitted jobs, resumes decisions on any worker, and resumes a twice-submitted continuation once', {
+  timeout: 60_000,
+}, async () => {
+  const runIds = await Promise.all(
+    Array.from({ length: 10 }, () =>
+      workers[0]!.submitRun('durable', durablePlanInput({ steps: 3, approvals: [2] })),
+    ),
+  );
+  const suspended = await until(async () => {
+    const page = await store.list({ status: 'suspended', limit: 100 });
+    return page.items.length === 10 ? page.items : undefined;
+  });
+  expect(new Set(suspended.map((item) => item.runId))).toEqual(new Set(runIds));
+  for (const item of suspended) {
+    const { continuation } = (await store.load(item.id))!;
+    const decisions = { [continuation.pending[0]!.toolCallId]: { type: 'approve' as const } };
+    // Submitted twice, on both workers: the store's claim lets exactly one resume it.
+    await workers[0]!.submitDecisions(item.id, decisions);
+    await workers[1]!.submitDecisions(item.id, decisions);
+  }
+  await until(async () => {
+    const statuses = await Promise.all(runIds.map((runId) => log.status(runId)));
+    return statuses.every((status) => status?.status === 'completed') ? true : undefined;
+  });
+  expect(charges.size).toBe(20);
+  expect([...charges.values()].every((count) => count === 1)).toBe(true);
+  expect(results.filter((result) => result.status === 'completed')).toHaveLength(10);
+});
