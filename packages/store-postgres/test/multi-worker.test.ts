@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type CheckpointStep, replayCheckpoints } from '@agent-continuations/core';
+import { durablePlanInput } from '@agent-continuations/testing';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import { expect, it } from 'vitest';
+import { createPostgresCheckpointLog } from '../src/checkpoints';
+import { createJobClient } from '../src/worker/jobs';
+import { postgresCrashLedger } from './crash-ledger';
+import { PG_URL, scratchSchema } from './pg-fixtures';
+import { openWorkerStore } from './worker-store';
+
+const RUNS = 200;
+const PLAN = { steps: 4, approvals: [0, 2] };
+
+function start(
+  script: string,
+  args: string[],
+): { child: ChildProcess; ready: Promise<void>; exit: Promise<string> } {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=@agent-continuations/source',
+      '--import',
+      'tsx',
+      fileURLToPath(new URL(script, import.meta.url)),
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const ready = new Promise<void>((resolve) =>
+    child.stdout!.on('data', (chunk) => String(chunk).includes('ready') && resolve()),
+  );
+  const exit = new Promise<string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? `code ${code}`)),
+  );
+  return { child, ready, exit };
+}
+
+it('three worker processes finish 200 runs that each suspend twice, through a SIGKILL and a SIGTERM, running each payment once', {
+  timeout: 120_000,
+}, async () => {
+  const { schema, bossSchema, drop } = scratchSchema('fleet');
+  const db = new pg.Pool({ connectionString: PG_URL, max: 2 });
+  const log = createPostgresCheckpointLog({ connectionString: PG_URL, schema });
+  await log.status('none'); // creates the tables before the workers race for them
+  const ledger = await postgresCrashLedger(PG_URL, schema, 'test');
+  const store = await openWorkerStore(PG_URL, schema);
+  const boss = await new PgBoss({
+    connectionString: PG_URL,
+    schema: bossSchema,
+    supervise: false,
+    max: 2,
+  }).start();
+  const client = await createJobClient(boss, { expireInSeconds: 5, retryDelay: 1 });
+  const count = async (sql: string) => Number((await db.query(sql)).rows[0].count);
+  try {
+    const workers = ['w0', 'w1', 'w2'].map((id) => start('./worker-process.ts', [PG_URL, schema, id]));
+    await Promise.all(workers.map((worker) => worker.ready));
+    const runIds = await Promise.all(
+      Array.from({ length: RUNS }, (_, i) =>
+        client.submitRun('durable', durablePlanInput(PLAN), { runId: `fleet-${i}` }),
+      ),
+    );
+    const decider = start('./worker-decider.ts', [PG_URL, schema]);
+    await decider.ready;
+
+    let killed = false;
+    let terminated = false;
+    const deadline = Date.now() + 100_000;
+    for (;;) {
+      const paid = await count(`SELECT count(*) FROM ${schema}.payments`);
+      if (!killed && paid >= 120) {
+        workers[0]!.child.kill('SIGKILL');
+        killed = true;
+      }
+      if (killed && !terminated && paid >= 200) {
+        workers[1]!.child.kill('SIGTERM');
+        terminated = true;
+      }
+      const done = await count(`SELECT count(*) FROM ${schema}.checkpoint_runs WHERE status = 'completed'`);
+      if (done === RUNS && terminated) break;
+      if (Date.now() > deadline) throw new Error(`only ${done} of ${RUNS} runs completed (${paid} payments)`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    decider.child.kill('SIGTERM');
+    workers[2]!.child.kill('SIGTERM');
+    const exits = await Promise.all([...workers.map((worker) => worker.exit), decider.exit]);
+    expect(exits).toEqual(['SIGKILL', 'code 0', 'code 0', 'code 0']);
+
+    const ledgerReport = await ledger.report();
+    const chargeKeys = new Set(ledgerReport.attempts.filter((a) => a.tool === 'charge').map((a) => a.key));
+    const payments = ledgerReport.payments.map((payment) => payment.key);
+    expect(chargeKeys.size).toBe(RUNS * 2);
+    expect(new Set(payments)).toEqual(chargeKeys);
+    expect(payments).toHaveLength(RUNS * 2);
+
+    let approvalSuspensions = 0;
+    let predicateSuspensions = 0;
+    for (const runId of runIds) {
+      const entries = await log.read(runId);
+      const replay = replayCheckpoints(entries);
+      expect(replay.status).toBe('completed');
+      expect(replay.output).toBe('completed 4 steps');
+      expect(replay.continuation!.decisions).toHaveLength(2);
+      const suspensions = entries.filter((entry): entry is CheckpointStep => entry.type === 'suspend');
+      const byActions = suspensions.filter((entry) => entry.suspension?.suspendedBy.type === 'actions');
+      expect(byActions).toHaveLength(2);
+      approvalSuspensions += byActions.length;
+      predicateSuspensions += suspensions.length - byActions.length;
+    }
+    const attempts = (tool: string) => ledgerReport.attempts.filter((a) => a.tool === tool).length;
+    console.log(
+      `multi-worker: ${RUNS} runs, ${approvalSuspensions} approval suspensions, ${predicateSuspensions} shutdown suspensions;`,
+      `charge ${attempts('charge')} executions for ${payments.length} payments; notify ${attempts('notify')} executions for ${RUNS * 2} calls`,
+    );
+  } finally {
+    await boss.stop({ graceful: false });
+    await Promise.all([ledger.close(), log.close(), store.close?.(), db.end()]);
+    await drop();
+  }
+});
