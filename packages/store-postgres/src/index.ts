@@ -1,0 +1,23 @@
+/**
+ * @agent-continuations/store-postgres: continuations, checkpoints and pg-boss workers on Postgres.
+ */
+// Checkpoints during a run, and scale-out workers.
+export {
+  createPostgresCheckpointLog,
+  type PostgresCheckpointLog,
+  type PostgresCheckpointLogOptions,
+} from './checkpoints';
+export {
+  type AgentContext,
+  type AgentDefinition,
+  createWorker,
+  type Worker,
+  type WorkerOptions,
+} from './worker/create-worker';
+export {
+  createJobClient,
+  type JobClient,
+  type QueueOptions,
+  type ResumeJob,
+  type RunJob,
+} from './worker/jobs';
