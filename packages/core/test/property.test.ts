@@ -1,0 +1,256 @@
+/**
+ * Property: whatever happens to a valid continuation on its way back from outside (a key lost, a
+ * type changed, junk, truncation, `__proto__`, absurd nesting), `parseContinuation` either returns a
+ * valid continuation or throws a ContinuationError. Never a TypeError, a RangeError or a hang.
+ * The seed is fixed so CI runs the same cases every time.
+ */
+import { isContinuationError, parseContinuation, serializeContinuation } from '@agent-continuations/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_SEAL_SECRET } from './fixtures/agents';
+import { validFixture, validFixtureNames } from './fixtures/corpus';
+
+const SEED = 20_261_130;
+const bases: unknown[] = validFixtureNames().map((name) => JSON.parse(validFixture(name)));
+
+type Key = string | number;
+
+/** Non-JSON values an object input can carry, besides any JSON. */
+const junk = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.anything({
+    maxDepth: 2,
+    withBigInt: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withTypedArray: true,
+  }),
+  fc.constantFrom<unknown>(
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    -0,
+    undefined,
+    2n ** 64n,
+    Symbol('s'),
+    () => 1,
+  ),
+);
+
+const mutation = fc.oneof(
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: junk }),
+  fc.record({ kind: fc.constant('retype' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('proto' as const), at: fc.nat(), value: fc.jsonValue({ maxDepth: 2 }) }),
+  fc.record({
+    kind: fc.constant('deep' as const),
+    at: fc.nat(),
+    depth: fc.integer({ min: 1, max: 5000 }),
+    array: fc.boolean(),
+  }),
+);
+
+const textMutation = fc.oneof(
+  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
+  fc.record({
+    kind: fc.constant('splice' as const),
+    at: fc.nat(),
+    text: fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      ',',
+      ':',
+      '\\',
+      '0',
+      '-',
+      'e9999',
+      'null',
+      '\u0000',
+      '\uD800',
+    ),
+  }),
+);
+
+const scenario = fc.record({
+  base: fc.nat({ max: bases.length - 1 }),
+  mutations: fc.array(mutation, { minLength: 0, maxLength: 4 }),
+  textMutations: fc.array(textMutation, { minLength: 0, maxLength: 2 }),
+  form: fc.constantFrom('object' as const, 'string' as const, 'bytes' as const),
+});
+
+describe('parseContinuation under random mutation', () => {
+  it('returns a valid continuation or throws a ContinuationError, nothing else', () => {
+    const outcomes = { parsed: 0, refused: new Map<string, number>() };
+    fc.assert(
+      fc.property(scenario, ({ base, mutations, textMutations, form }) => {
+        let value = structuredClone(bases[base]);
+        for (const step of mutations) value = mutate(value, step);
+        let input: unknown = value;
+        const text = textMutations.length > 0 || form !== 'object' ? jsonText(value) : undefined;
+        if (text !== undefined) {
+          let mutated = text;
+          for (const step of textMutations) mutated = mutateText(mutated, step);
+          input = form === 'bytes' ? new TextEncoder().encode(mutated) : mutated;
+        }
+        let result: ReturnType<typeof parseContinuation>;
+        try {
+          result = parseContinuation(input);
+        } catch (error) {
+          if (!isContinuationError(error)) throw error;
+          expect(error.message.length).toBeGreaterThan(10);
+          outcomes.refused.set(error.code, (outcomes.refused.get(error.code) ?? 0) + 1);
+          return;
+        }
+        // A continuation that parses writes and reads back to the very same text.
+        const written = serializeContinuation(result);
+        expect(serializeContinuation(parseContinuation(written))).toBe(written);
+        outcomes.parsed++;
+      }),
+      { seed: SEED, numRuns: 1000 },
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // The mutations reach every stage of the pipeline, and some leave a valid continuation.
+    expect(outcomes.parsed).toBeGreaterThan(0);
+    expect([...outcomes.refused.keys()].sort()).toEqual(
+      expect.arrayContaining([
+        'INVALID_CONTINUATION',
+        'INVALID_FORMAT',
+        'INVALID_JSON',
+        'UNSAFE_KEY',
+        'UNSUPPORTED_VERSION',
+      ]),
+    );
+  });
+});
+
+describe('a sealed continuation under random mutation', () => {
+  it('verifies only when unchanged; any change that still parses fails the seal check', async () => {
+    const sealedText = validFixture('sealed-approval.json');
+    const original = serializeContinuation(parseContinuation(sealedText));
+    let changed = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 2 }), async (mutations) => {
+        let value: unknown = JSON.parse(sealedText);
+        for (const step of mutations) value = mutate(value, step);
+        let parsed: ReturnType<typeof parseContinuation>;
+        try {
+          parsed = parseContinuation(value);
+        } catch (error) {
+          if (!isContinuationError(error)) throw error;
+          return;
+        }
+        const verified = parseContinuation(value, { secret: FIXTURE_SEAL_SECRET }).then(
+          () => 'ok',
+          (error: unknown) => (isContinuationError(error) ? error.code : `untyped: ${String(error)}`),
+        );
+        if (serializeContinuation(parsed) === original) {
+          expect(await verified).toBe('ok');
+        } else {
+          changed++;
+          expect(['SEAL_MISMATCH', 'SEAL_MISSING']).toContain(await verified);
+        }
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+    expect(changed).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * Every path to a member of `value`, root excluded, in document order, down to a depth that covers
+ * a three-level continuation; inside an injected deep nest there is nothing new to mutate.
+ */
+function pathsOf(value: unknown, prefix: Key[] = [], out: Key[][] = []): Key[][] {
+  if (typeof value !== 'object' || value === null || prefix.length >= 32) return out;
+  const keys: Key[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+  for (const key of keys) {
+    const path = [...prefix, key];
+    out.push(path);
+    pathsOf((value as Record<Key, unknown>)[key], path, out);
+  }
+  return out;
+}
+
+function parentAt(root: unknown, path: Key[]): Record<Key, unknown> {
+  let node = root as Record<Key, unknown>;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<Key, unknown>;
+  return node;
+}
+
+function mutate(root: unknown, step: MutationStep): unknown {
+  const paths = pathsOf(root);
+  if (paths.length === 0) return step.kind === 'replace' ? step.value : root;
+  const path = paths[step.at % paths.length]!;
+  const parent = parentAt(root, path);
+  const key = path[path.length - 1]!;
+  switch (step.kind) {
+    case 'delete':
+      if (Array.isArray(parent)) parent.splice(key as number, 1);
+      else delete parent[key];
+      break;
+    case 'replace':
+      parent[key] = step.value;
+      break;
+    case 'retype':
+      parent[key] = retype(parent[key]);
+      break;
+    case 'proto': {
+      // An own `__proto__` member, as JSON.parse makes one; assignment would change the prototype.
+      const target = typeof parent[key] === 'object' && parent[key] !== null ? parent[key] : parent;
+      Object.defineProperty(target, '__proto__', {
+        value: step.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      break;
+    }
+    case 'deep':
+      parent[key] = nest(step.depth, step.array);
+      break;
+  }
+  return root;
+}
+
+type MutationStep =
+  | { kind: 'delete'; at: number }
+  | { kind: 'replace'; at: number; value: unknown }
+  | { kind: 'retype'; at: number }
+  | { kind: 'proto'; at: number; value: unknown }
+  | { kind: 'deep'; at: number; depth: number; array: boolean };
+
+/** The same information in another JSON type. */
+function retype(value: unknown): unknown {
+  if (typeof value === 'string') return value.length;
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value === null) return {};
+  if (Array.isArray(value)) return Object.fromEntries(value.map((item, i) => [String(i), item]));
+  return Object.values(value as object);
+}
+
+function nest(depth: number, array: boolean): unknown {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < depth; i++) value = array ? [value] : { a: value };
+  return value;
+}
+
+function mutateText(
+  text: string,
+  step: { kind: 'truncate'; at: number } | { kind: 'splice'; at: number; text: string },
+) {
+  const at = step.at % (text.length + 1);
+  return step.kind === 'truncate' ? text.slice(0, at) : text.slice(0, at) + step.text + text.slice(at);
+}
+
+/** JSON text of a mutated value; junk such as a bigint or a symbol has none, and stays an object input. */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
