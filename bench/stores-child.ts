@@ -1,0 +1,110 @@
+/**
+ * Child processes of the stores benchmark, so that each measurement has a process of its own:
+ *   memory <loops|continuations|idle> <count> <dir>   resident memory of waiting agents
+ *   throughput <store> <ops> <worker> <dir>             suspend, claim and resume, timed per phase
+ * Each prints one JSON line.
+ */
+import { join } from 'node:path';
+import { type ContinuationStore, createContinuableAgent, type EngineAgent } from '@agent-continuations/core';
+import { scriptedModel } from '@agent-continuations/testing';
+import { openBenchStore } from './stores-open';
+
+const [mode, ...args] = process.argv.slice(2) as [string, ...string[]];
+
+/** An agent that asks to transfer money, which needs approval, then answers. */
+function approvalAgent(execute: () => Promise<unknown>): EngineAgent {
+  return createContinuableAgent({
+    name: 'approvals',
+    instructions: 'Transfer what the user asks, after approval.',
+    model: scriptedModel([
+      { toolCalls: [{ name: 'transfer', args: { to: 'bob', cents: 5000 } }] },
+      'Transferred.',
+    ]),
+    tools: [
+      {
+        name: 'transfer',
+        inputSchema: { type: 'object', properties: { to: { type: 'string' }, cents: { type: 'integer' } } },
+        needsApproval: true,
+        execute,
+      },
+    ],
+  });
+}
+
+function measure(extra: Record<string, unknown>): void {
+  (globalThis as { gc?: () => void }).gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  console.log(JSON.stringify({ rss, heapUsed, ...extra }));
+}
+
+async function memory(kind: string, count: number, dir: string): Promise<void> {
+  if (kind === 'idle') return measure({});
+  if (kind === 'loops') {
+    // Each agent's loop stays alive inside its tool, awaiting a human's answer as a promise.
+    const waiting: Array<() => void> = [];
+    const agent = createContinuableAgent({
+      name: 'loops',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'transfer', args: { to: 'bob', cents: 5000 } }] },
+        'Transferred.',
+      ]),
+      tools: [
+        {
+          name: 'transfer',
+          inputSchema: { type: 'object' },
+          execute: () => new Promise<string>((resolve) => waiting.push(() => resolve('approved'))),
+        },
+      ],
+    });
+    const runs = Array.from({ length: count }, (_, i) => agent.run(`Send 50 EUR to Bob (${i})`));
+    while (waiting.length < count) await new Promise((resolve) => setTimeout(resolve, 10));
+    measure({ waiting: waiting.length });
+    for (const resume of waiting) resume();
+    await Promise.all(runs);
+    return;
+  }
+  const store = await openBenchStore('sqlite', join(dir, 'memory.db'));
+  const agent = approvalAgent(async () => 'done');
+  for (let i = 0; i < count; i++) {
+    const result = await agent.run(`Send 50 EUR to Bob (${i})`);
+    if (result.status !== 'suspended') throw new Error('expected a suspension');
+    await store.save(result.continuation);
+  }
+  const page = await store.list({ status: 'suspended', limit: 1 });
+  measure({ waiting: count, stored: page.items.length > 0 });
+  await store.close?.();
+}
+
+async function throughput(kind: string, ops: number, worker: string, dir: string): Promise<void> {
+  const store: ContinuationStore = await openBenchStore(kind, join(dir, `${kind}.db`));
+  const agent = approvalAgent(async () => 'done');
+  const ids: string[] = [];
+  let start = performance.now();
+  for (let i = 0; i < ops; i++) {
+    const result = await agent.run(`Send 50 EUR to Bob (${worker}/${i})`);
+    if (result.status !== 'suspended') throw new Error('expected a suspension');
+    await store.save(result.continuation);
+    ids.push(result.continuation.id);
+  }
+  const suspendMs = performance.now() - start;
+  start = performance.now();
+  const claims = [];
+  for (const id of ids) claims.push(await store.claim(id, { owner: worker }));
+  const claimMs = performance.now() - start;
+  start = performance.now();
+  for (const claim of claims) {
+    const stored = (await store.load(claim.id))!;
+    const action = stored.continuation.pending[0]!;
+    const result = await agent.resume(stored.continuation, { [action.toolCallId]: { type: 'approve' } });
+    if (result.status !== 'completed') throw new Error('expected the resume to complete');
+    await store.complete(claim);
+  }
+  const resumeMs = performance.now() - start;
+  console.log(JSON.stringify({ ops, suspendMs, claimMs, resumeMs }));
+  await store.close?.();
+}
+
+if (mode === 'memory') await memory(args[0]!, Number(args[1]), args[2]!);
+else if (mode === 'throughput') await throughput(args[0]!, Number(args[1]), args[2]!, args[3]!);
+else throw new Error(`unknown mode ${mode}`);
+process.exit(0);
