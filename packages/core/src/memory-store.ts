@@ -1,6 +1,7 @@
 /**
  * An in-memory {@link ContinuationStore}: for tests and single-process use.
  */
+import { cloneJson } from './canonical';
 import { ContinuationError } from './errors';
 import type { Continuation } from './format';
 import {
@@ -49,10 +50,12 @@ export function createMemoryStore(): ContinuationStore {
     capabilities: { leases: true, expiry: true, multiProcess: false },
     async save(continuation: Continuation, options: SaveOptions = {}) {
       const previous = rows.get(continuation.id);
+      const body = JSON.stringify(continuation);
       rows.set(continuation.id, {
         seq: previous?.seq ?? ++seq,
-        record: summarize(continuation, options.expiresAt) as Omit<StoredContinuation, 'status'>,
-        body: JSON.stringify(continuation),
+        // Summarize a copy, so that changing the caller's object later changes nothing stored.
+        record: summarize(JSON.parse(body), options.expiresAt) as Omit<StoredContinuation, 'status'>,
+        body,
         completed: false,
       });
     },
@@ -77,7 +80,11 @@ export function createMemoryStore(): ContinuationStore {
           return metadataMatches(record.metadata, filter.metadata);
         });
       const page = matches.slice(0, limit);
-      const items = page.map((row) => ({ ...row.record, status: statusOf(row) }));
+      const items = page.map((row) => ({
+        ...row.record,
+        metadata: cloneJson(row.record.metadata),
+        status: statusOf(row),
+      }));
       return matches.length > limit ? { items, cursor: String(page[page.length - 1]!.seq) } : { items };
     },
     async delete(id) {

@@ -2,6 +2,7 @@
  * The stores API (DESIGN section 7): save, load, list, delete, and `claim` so that exactly one
  * worker resumes a given continuation.
  */
+import { canonicalJson } from './canonical';
 import type { Continuation } from './format';
 import type { JsonObject } from './json';
 
@@ -112,11 +113,11 @@ export interface ContinuationStore {
 /** A default lease of 30 seconds. */
 export const DEFAULT_LEASE_MS = 30_000;
 
-/** Does `metadata` match every key of `filter`? */
+/** Does `metadata` match every key of `filter`? Values compare as JSON: object key order does not matter. */
 export function metadataMatches(metadata: JsonObject, filter: JsonObject | undefined): boolean {
   if (!filter) return true;
   return Object.entries(filter).every(
-    ([key, value]) => JSON.stringify(metadata[key]) === JSON.stringify(value),
+    ([key, value]) => Object.hasOwn(metadata, key) && canonicalJson(metadata[key]) === canonicalJson(value),
   );
 }
 
