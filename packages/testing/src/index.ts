@@ -42,6 +42,14 @@ export {
   type CheckpointLogUnderTest,
   runCheckpointLogContract,
 } from './checkpoint-contract';
+// The store contract suite (stores' block).
+export { runStoreContract } from './store-contract';
+export type {
+  StoreContractContext,
+  StoreContractFactory,
+  StoreContractOptions,
+  StoreUnderTest,
+} from './store-contract-harness';
 export {
   type CrashLedger,
   type CrashLedgerReport,
