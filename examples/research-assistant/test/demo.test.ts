@@ -1,0 +1,51 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+
+const demo = join(import.meta.dirname, '..', 'src', 'demo.ts');
+const node = (dir: string, ...args: string[]) =>
+  spawnSync(
+    process.execPath,
+    ['--conditions=@agent-continuations/source', '--import', 'tsx', demo, ...args],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, RESEARCH_DEMO_DIR: dir },
+    },
+  );
+
+it("suspends on the researcher's publish_report two levels down, and completes in a new process with the edited title", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'research-demo-'));
+  const run = node(dir);
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  const pids = new Set(
+    run.stdout
+      .split('\n')
+      .map((line) => /^\[process (\d+)\]/.exec(line)?.[1])
+      .filter(Boolean),
+  );
+  expect(pids.size).toBe(2);
+  expect(run.stdout).toContain('search_web executions in this process: 1.');
+  expect(run.stdout).toContain(
+    'pending approval: research-assistant.research > researcher.publish_report {"title":"Solar market brief: the 2026 solar market"',
+  );
+  expect(run.stdout).toContain(
+    'Final answer: Done. Report published at https://reports.example.com/solar-market-brief-2026',
+  );
+  expect(run.stdout).toContain('publish_report executions: 1');
+  expect(run.stdout).toContain('search_web executions in the resuming process: 0');
+  const publications = JSON.parse(readFileSync(join(dir, 'publications.json'), 'utf8')) as Array<{
+    title: string;
+    key: string;
+  }>;
+  expect(publications.map((publication) => publication.title)).toEqual(['Solar market brief 2026']);
+  expect(publications[0]!.key).toMatch(/^[0-9a-f-]{36}\/assistant_1:researcher_2$/);
+
+  // The continuation was used up: a second approval in yet another process has nothing to resume.
+  const again = node(dir, 'approve');
+  expect(again.status).toBe(1);
+  expect(again.stderr).toContain('Nothing to approve');
+  expect(JSON.parse(readFileSync(join(dir, 'publications.json'), 'utf8'))).toHaveLength(1);
+});
