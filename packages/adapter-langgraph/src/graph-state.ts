@@ -25,6 +25,11 @@ export interface GraphState {
   /** The graph's node names when the run suspended; a renamed node makes the state unusable. */
   nodes: string[];
   checkpoints: SavedCheckpoint[];
+  /**
+   * Each LangChain message of the checkpoints once, by its id; the checkpoints refer to them as
+   * `{ "__ac_message": id }` (a pending Send carries the whole state again, so messages repeat).
+   */
+  messages?: Record<string, JsonValue>;
   /** Tool-call id of each pending action -> its interrupt. */
   interrupts: Record<string, InterruptRef>;
 }
@@ -44,6 +49,7 @@ const graphStateSchema = z
   .object({
     v: z.literal(1),
     nodes: z.array(z.string()),
+    messages: z.record(z.string(), json).optional(),
     checkpoints: z.array(
       z.object({
         ns: z.string(),
@@ -116,7 +122,78 @@ export function exportState(
       writes,
     });
   }
-  return { v: 1, nodes, checkpoints, interrupts };
+  const messages: Record<string, JsonValue> = {};
+  const shared = checkpoints.map((saved) => ({
+    ...saved,
+    checkpoint: share(saved.checkpoint, messages),
+    writes: saved.writes.map(([task, inner, channel, value, path]): SavedCheckpoint['writes'][number] => [
+      task,
+      inner,
+      channel,
+      share(value, messages),
+      path,
+    ]),
+  }));
+  return {
+    v: 1,
+    nodes,
+    checkpoints: shared,
+    ...(Object.keys(messages).length > 0 ? { messages } : {}),
+    interrupts,
+  };
+}
+
+const REF = '__ac_message';
+
+/** Replace each serialized LangChain message that has an id by a reference, keeping one copy. */
+function share(value: JsonValue, messages: Record<string, JsonValue>): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => share(item, messages));
+  if (value === null || typeof value !== 'object') return value;
+  const id = messageId(value);
+  // Shared only when every copy is the same message: an older copy under the same id stays inline.
+  if (
+    id !== undefined &&
+    (messages[id] === undefined || JSON.stringify(messages[id]) === JSON.stringify(value))
+  ) {
+    messages[id] ??= value;
+    return { [REF]: id };
+  }
+  const out: Record<string, JsonValue> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = share(item, messages);
+  return out;
+}
+
+/** Put the referenced messages back. */
+function unshare(value: JsonValue, messages: Record<string, JsonValue>): JsonValue {
+  if (Array.isArray(value)) return value.map((item) => unshare(item, messages));
+  if (value === null || typeof value !== 'object') return value;
+  const ref = value[REF];
+  if (typeof ref === 'string' && Object.keys(value).length === 1) {
+    const message = messages[ref];
+    if (message === undefined)
+      throw new ContinuationError(
+        'STATE_MISMATCH',
+        `The continuation's LangGraph state refers to a message it does not hold ("${ref}").`,
+      );
+    return message;
+  }
+  const out: Record<string, JsonValue> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = unshare(item, messages);
+  return out;
+}
+
+/** The id of a LangChain message in its serialized form (`{ lc: 1, type: 'constructor', id: [..., 'messages', X], kwargs }`). */
+function messageId(value: { [key: string]: JsonValue }): string | undefined {
+  if (
+    value.lc !== 1 ||
+    value.type !== 'constructor' ||
+    !Array.isArray(value.id) ||
+    value.id[1] !== 'messages'
+  )
+    return undefined;
+  const kwargs = value.kwargs;
+  if (kwargs === null || typeof kwargs !== 'object' || Array.isArray(kwargs)) return undefined;
+  return typeof kwargs.id === 'string' ? kwargs.id : undefined;
 }
 
 /**
@@ -151,11 +228,16 @@ export function importState(
       },
     );
   }
+  const messages = state.messages ?? {};
   const saver = new MemorySaver();
   const thread: MemorySaver['storage'][string] = Object.create(null);
   for (const saved of state.checkpoints) {
     thread[saved.ns] ??= Object.create(null);
-    thread[saved.ns]![saved.id] = [bytes(saved.checkpoint), bytes(saved.metadata), saved.parent];
+    thread[saved.ns]![saved.id] = [
+      bytes(unshare(saved.checkpoint, messages)),
+      bytes(saved.metadata),
+      saved.parent,
+    ];
     if (saved.writes.length === 0) continue;
     const writes: MemorySaver['writes'][string] = Object.create(null);
     for (const [task, inner, channel, value, path] of saved.writes)

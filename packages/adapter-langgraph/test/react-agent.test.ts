@@ -54,6 +54,11 @@ describe.each(['v1', 'v2'] as const)('createReactAgent %s', (version) => {
     const state = JSON.parse(text).state;
     expect(typeof state.checkpoints[0].checkpoint).toBe('object');
     expect(Array.isArray(state.checkpoints[0].checkpoint.channel_values.messages)).toBe(true);
+    // Each LangChain message is stored once, however often the checkpoint holds it.
+    const [user] = state.checkpoints[0].checkpoint.channel_values.messages;
+    expect(Object.keys(user)).toEqual(['__ac_message']);
+    expect(state.messages[user.__ac_message].kwargs.content).toBe('Fix web-1');
+    expect(text.split('"Fix web-1"').length - 1).toBe(2);
 
     const second = build(version);
     const done = await second.agent.resume(text, { call_1_1: { type: 'approve' } });
