@@ -1,0 +1,279 @@
+/**
+ * The continuation store on SQLite: one table, index fields in clear columns, the body as
+ * canonical JSON text (or a ciphertext). Several processes may share the file: WAL mode, a busy
+ * timeout, and every claim is one conditional UPDATE, so exactly one claimer wins.
+ */
+import {
+  type Claim,
+  type ClaimOptions,
+  type Continuation,
+  ContinuationError,
+  type ContinuationStore,
+  canonicalJson,
+  DEFAULT_LEASE_MS,
+  decodeStoredBody,
+  type Encryption,
+  encodeStoredBody,
+  type JsonObject,
+  type ListFilter,
+  type ListPage,
+  type SaveOptions,
+  type StoredContinuation,
+  type StoredStatus,
+  type StoredSummary,
+} from '@agent-continuations/core';
+import Database from 'better-sqlite3';
+
+/** Options of {@link createSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** A database file, created when missing; `:memory:` for a private in-memory one. */
+  path?: string;
+  /** An open better-sqlite3 database instead of `path`; the store does not close it. */
+  database?: Database.Database;
+  /** The table name; `continuations` by default. Created when missing. */
+  table?: string;
+  /** Encrypt bodies at rest (see `createEncryption` in the core). */
+  encryption?: Encryption;
+  /** How long a write waits for another process's lock, in ms; 10 s by default. */
+  busyTimeoutMs?: number;
+}
+
+/** A {@link ContinuationStore} on SQLite, with its database for inspection. */
+export interface SqliteStore extends ContinuationStore {
+  readonly database: Database.Database;
+  readonly table: string;
+  close(): Promise<void>;
+}
+
+interface Row {
+  seq: number;
+  id: string;
+  run_id: string;
+  agent_name: string;
+  metadata: string;
+  created_at: string;
+  expires_at: number | null;
+  completed: number;
+  claim_owner: string | null;
+  claim_token: string | null;
+  lease_until: number | null;
+  body: string;
+  status: StoredStatus;
+}
+
+const STATUS = `CASE WHEN completed THEN 'completed'
+  WHEN expires_at IS NOT NULL AND expires_at <= @now THEN 'expired'
+  WHEN lease_until IS NOT NULL AND lease_until > @now THEN 'claimed'
+  ELSE 'suspended' END`;
+
+/**
+ * Open (and create if needed) a continuation store in a SQLite file.
+ *
+ * @example
+ * ```ts
+ * const store = createSqliteStore({ path: 'agents.db' });
+ * await store.save(result.continuation);
+ * const next = await resumeStored(store, agent, result.continuation.id, decisions);
+ * ```
+ */
+export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  if ((options.path === undefined) === (options.database === undefined)) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      'createSqliteStore needs exactly one of `path` or `database`.',
+    );
+  }
+  const table = options.table ?? 'continuations';
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(table)) {
+    throw new ContinuationError('INVALID_OPERATION', `The table name "${table}" is not a plain SQL name.`);
+  }
+  const db = options.database ?? new Database(options.path!);
+  const { encryption } = options;
+  db.pragma('journal_mode = WAL');
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS ${table} (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      run_id TEXT NOT NULL,
+      agent_name TEXT NOT NULL,
+      metadata TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      expires_at INTEGER,
+      completed INTEGER NOT NULL DEFAULT 0,
+      claim_owner TEXT,
+      claim_token TEXT,
+      lease_until INTEGER,
+      body TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS ${table}_run ON ${table} (run_id, seq);
+    CREATE INDEX IF NOT EXISTS ${table}_agent ON ${table} (agent_name, seq);
+  `);
+
+  const upsert = db.prepare(
+    `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
+     VALUES (@id, @runId, @agentName, @metadata, @createdAt, @expiresAt, @body)
+     ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
+       metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
+       body = excluded.body, completed = 0, claim_owner = NULL, claim_token = NULL, lease_until = NULL`,
+  );
+  const select = db.prepare<[{ id: string; now: number }], Row>(
+    `SELECT *, ${STATUS} AS status FROM ${table} WHERE id = @id`,
+  );
+  const remove = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
+  const claimRow = db.prepare(
+    `UPDATE ${table} SET claim_owner = @owner, claim_token = @token, lease_until = @leaseUntil
+     WHERE id = @id AND completed = 0 AND (expires_at IS NULL OR expires_at > @now)
+       AND (lease_until IS NULL OR lease_until <= @now)`,
+  );
+  const completeRow = db.prepare(
+    `UPDATE ${table} SET completed = 1 WHERE id = ? AND claim_token = ? AND completed = 0`,
+  );
+  const releaseRow = db.prepare(
+    `UPDATE ${table} SET claim_owner = NULL, claim_token = NULL, lease_until = NULL
+     WHERE id = ? AND claim_token = ? AND completed = 0`,
+  );
+
+  return {
+    database: db,
+    table,
+    capabilities: { leases: true, expiry: true, multiProcess: !db.memory },
+    async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
+      const body = await encodeStoredBody(continuation, encryption);
+      upsert.run({
+        id: continuation.id,
+        runId: continuation.runId,
+        agentName: continuation.agent.name,
+        metadata: canonicalJson(continuation.metadata),
+        createdAt: continuation.createdAt,
+        expiresAt: saveOptions.expiresAt === undefined ? null : new Date(saveOptions.expiresAt).getTime(),
+        body,
+      });
+    },
+    async load(id: string): Promise<StoredContinuation | undefined> {
+      const row = select.get({ id, now: Date.now() });
+      if (!row) return undefined;
+      return { ...summaryOf(row), continuation: await decodeStoredBody(row.body, row.id, encryption) };
+    },
+    async list(filter: ListFilter = {}): Promise<ListPage> {
+      const limit = pageSize(filter.limit);
+      const params: Record<string, unknown> = {
+        now: Date.now(),
+        after: parseCursor(filter.cursor),
+        limit: limit + 1,
+      };
+      const where = ['seq > @after'];
+      if (filter.agentName !== undefined) {
+        where.push('agent_name = @agentName');
+        params.agentName = filter.agentName;
+      }
+      if (filter.runId !== undefined) {
+        where.push('run_id = @runId');
+        params.runId = filter.runId;
+      }
+      if (filter.status !== undefined) {
+        const statuses = ([] as StoredStatus[]).concat(filter.status);
+        statuses.forEach((status, i) => {
+          params[`status${i}`] = status;
+        });
+        where.push(`${STATUS} IN (${statuses.map((_, i) => `@status${i}`).join(', ') || 'NULL'})`);
+      }
+      Object.entries(filter.metadata ?? {}).forEach(([key, value], i) => {
+        // Same JSON type and same value: `true` never matches `1`, and objects compare canonically.
+        where.push(
+          `json_type(metadata, @path${i}) IS json_type(@value${i}) AND json_extract(metadata, @path${i}) IS json_extract(@value${i}, '$')`,
+        );
+        params[`path${i}`] = `$.${JSON.stringify(key)}`;
+        params[`value${i}`] = canonicalJson(value);
+      });
+      const rows = db
+        .prepare<[Record<string, unknown>], Row>(
+          `SELECT seq, id, run_id, agent_name, metadata, created_at, expires_at, ${STATUS} AS status
+           FROM ${table} WHERE ${where.join(' AND ')} ORDER BY seq LIMIT @limit`,
+        )
+        .all(params);
+      const page = rows.slice(0, limit);
+      const items = page.map(summaryOf);
+      return rows.length > limit ? { items, cursor: String(page[page.length - 1]!.seq) } : { items };
+    },
+    async delete(id: string) {
+      return remove.run(id).changes > 0;
+    },
+    async claim(id: string, claimOptions: ClaimOptions = {}): Promise<Claim> {
+      const now = Date.now();
+      const claim: Claim = {
+        id,
+        owner: claimOptions.owner ?? 'sqlite',
+        token: crypto.randomUUID(),
+        leaseUntil: new Date(now + (claimOptions.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
+      };
+      const { changes } = claimRow.run({
+        id,
+        owner: claim.owner,
+        token: claim.token,
+        leaseUntil: Date.parse(claim.leaseUntil),
+        now,
+      });
+      if (changes === 1) return claim;
+      throw claimRefusal(id, select.get({ id, now }));
+    },
+    async complete(claim: Claim) {
+      if (completeRow.run(claim.id, claim.token).changes === 0) {
+        throw new ContinuationError('CLAIM_CONFLICT', `The claim on "${claim.id}" is no longer held.`);
+      }
+    },
+    async release(claim: Claim) {
+      releaseRow.run(claim.id, claim.token);
+    },
+    async close() {
+      if (!options.database && db.open) db.close();
+    },
+  };
+}
+
+function summaryOf(row: Row): StoredSummary {
+  const summary: StoredSummary = {
+    id: row.id,
+    runId: row.run_id,
+    agentName: row.agent_name,
+    status: row.status,
+    metadata: JSON.parse(row.metadata) as JsonObject,
+    createdAt: row.created_at,
+  };
+  if (row.expires_at !== null) summary.expiresAt = new Date(row.expires_at).toISOString();
+  return summary;
+}
+
+/** Why a claim failed, from the row as it stands now. */
+function claimRefusal(id: string, row: Row | undefined): ContinuationError {
+  if (!row) return new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
+  if (row.status === 'expired') {
+    return new ContinuationError('EXPIRED', `Continuation "${id}" expired at ${summaryOf(row).expiresAt}.`);
+  }
+  return new ContinuationError(
+    'CLAIM_CONFLICT',
+    `Continuation "${id}" is ${row.status === 'completed' ? 'already resumed' : 'claimed by another worker'}.`,
+  );
+}
+
+function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return 50;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `The list limit must be a positive integer, not ${limit}.`,
+    );
+  }
+  return limit;
+}
+
+function parseCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  if (!/^\d{1,15}$/.test(cursor)) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `"${cursor}" is not a cursor from a previous list page.`,
+    );
+  }
+  return Number(cursor);
+}
