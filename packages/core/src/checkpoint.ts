@@ -460,6 +460,8 @@ function leaseOptions(options: DurableOptions): LeaseOptions {
 }
 
 function apply(state: Continuation, entry: CheckpointStep): void {
+  // A seal covers the continuation it came with, not the state after later steps.
+  delete state.seal;
   state.step = entry.step;
   state.usage = entry.usage;
   if (entry.messages) state.messages.push(...entry.messages);
