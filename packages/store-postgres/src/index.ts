@@ -1,12 +1,15 @@
 /**
  * @agent-continuations/store-postgres: continuations, checkpoints and pg-boss workers on Postgres.
  */
+// The continuation store.
+
 // Checkpoints during a run, and scale-out workers.
 export {
   createPostgresCheckpointLog,
   type PostgresCheckpointLog,
   type PostgresCheckpointLogOptions,
 } from './checkpoints';
+export { createPostgresStore, type PostgresStore, type PostgresStoreOptions } from './postgres-store';
 export {
   type AgentContext,
   type AgentDefinition,
