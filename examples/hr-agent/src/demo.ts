@@ -2,6 +2,8 @@
  * The HR demo. With no argument it runs the whole story in separate processes:
  *   1. `start`: run until the deepest agent needs approval, save the continuation, exit;
  *   2. `approve`: in a new process, list the pending actions, approve them, resume, print the answer.
+ * The models are a local scripted OpenAI-compatible server, or a real endpoint when OPENAI_API_KEY
+ * is set (with OPENAI_BASE_URL and OPENAI_MODEL to pick another endpoint or model).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import {
   serializeContinuation,
 } from '@agent-continuations/core';
 import { buildHrAgent } from './agents';
+import { demoClient } from './client';
 import { fileLedger } from './ledger';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,20 +27,31 @@ const ledger = fileLedger(join(dataDir, 'ledger.json'));
 async function start(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
-  const result = await buildHrAgent(ledger).run('Please give Ada a 3000 raise.', {
-    metadata: { ticket: 'HR-1001' },
-  });
-  if (result.status !== 'suspended')
-    throw new Error(`expected the run to wait for approval, it is ${result.status}`);
-  writeFileSync(continuationFile, serializeContinuation(result.continuation));
-  const bytes = readFileSync(continuationFile).byteLength;
-  console.log(
-    `[process ${process.pid}] suspended: ${result.actions.length} action(s) waiting; continuation saved (${bytes} bytes). Exiting.`,
-  );
+  const models = await demoClient();
+  try {
+    const result = await buildHrAgent(ledger, models).run('Please give Ada a 3000 raise.', {
+      metadata: { ticket: 'HR-1001' },
+    });
+    if (result.status === 'completed') {
+      // Only a real model may choose to answer without changing the salary.
+      console.log(`[process ${process.pid}] the model finished without a salary change: ${result.output}`);
+      return;
+    }
+    if (result.status !== 'suspended')
+      throw new Error(`expected the run to wait for approval, it is ${result.status}`);
+    writeFileSync(continuationFile, serializeContinuation(result.continuation));
+    const bytes = readFileSync(continuationFile).byteLength;
+    console.log(
+      `[process ${process.pid}] suspended: ${result.actions.length} action(s) waiting; continuation saved (${bytes} bytes). Exiting.`,
+    );
+  } finally {
+    await models.close();
+  }
 }
 
 async function approve(): Promise<void> {
-  if (!existsSync(continuationFile)) throw new Error('Nothing to approve: run the demo with `start` first.');
+  if (!existsSync(continuationFile))
+    return console.log(`[process ${process.pid}] nothing waits for approval.`);
   const continuation = parseContinuation(readFileSync(continuationFile, 'utf8'));
   const decisions: Decisions = {};
   for (const action of listActions(continuation)) {
@@ -47,7 +61,10 @@ async function approve(): Promise<void> {
     );
     decisions[action.id] = { type: 'approve', by: 'hr-manager@example.com' };
   }
-  const result = await buildHrAgent(ledger).resume(continuation, decisions);
+  const models = await demoClient();
+  const result = await buildHrAgent(ledger, models)
+    .resume(continuation, decisions)
+    .finally(() => models.close());
   if (result.status !== 'completed') throw new Error(`expected the run to complete, it is ${result.status}`);
   rmSync(continuationFile);
   console.log(`[process ${process.pid}] approved and resumed.`);

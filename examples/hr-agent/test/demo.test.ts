@@ -13,7 +13,8 @@ it('suspends in one process and is approved and completed in another, updating t
     ['--conditions=@agent-continuations/source', '--import', 'tsx', demo],
     {
       encoding: 'utf8',
-      env: { ...process.env, HR_DEMO_DIR: dir },
+      // The scripted server, never a real endpoint, in tests.
+      env: { ...process.env, HR_DEMO_DIR: dir, OPENAI_API_KEY: '' },
     },
   );
   expect(run.stderr).toBe('');
