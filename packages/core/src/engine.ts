@@ -358,7 +358,16 @@ export interface StreamSink {
   model(events: AsyncIterable<import('./model').ModelStreamEvent>): Promise<ModelResponse>;
 }
 
-function auditEntries(continuation: Continuation, decisions: Decisions): AuditEntry[] {
+/**
+ * The audit entries for decisions applied to a continuation, one per decision, as every adapter
+ * appends them to the trail (the decisions must have passed `checkDecisions`).
+ *
+ * @example
+ * ```ts
+ * const trail = [...continuation.decisions, ...auditEntries(continuation, decisions)];
+ * ```
+ */
+export function auditEntries(continuation: Continuation, decisions: Decisions): AuditEntry[] {
   const actions = new Map(listActions(continuation).map((action) => [action.id, action]));
   const at = new Date().toISOString();
   return Object.entries(decisions).map(([actionId, decision]) => {

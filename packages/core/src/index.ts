@@ -36,6 +36,7 @@ export {
   isEncrypted,
 } from './encryption';
 export {
+  auditEntries,
   type ContinuableAgentConfig,
   createContinuableAgent,
   type EngineAgent,
@@ -91,6 +92,7 @@ export {
   type PredicateContext,
   type SuspendPredicate,
   type SuspendWhen,
+  toPredicates,
 } from './predicates';
 export type {
   Action,

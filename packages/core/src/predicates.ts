@@ -82,7 +82,14 @@ export function onAbort(signal: AbortSignal): SuspendPredicate {
   return { name: 'onAbort', check: () => signal.aborted };
 }
 
-/** Normalise a predicate list. */
+/**
+ * Normalise a predicate list: plain functions become predicates named after the function.
+ *
+ * @example
+ * ```ts
+ * const predicates = toPredicates([everyTurns(5), function overBudget(ctx) { return ctx.usage.totalTokens > 9000; }]);
+ * ```
+ */
 export function toPredicates(
   suspendWhen: SuspendWhen | readonly SuspendWhen[] | undefined,
 ): SuspendPredicate[] {
