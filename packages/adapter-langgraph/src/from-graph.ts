@@ -5,7 +5,7 @@
  * checkpointer holds, so a resume needs no external store, thread or process.
  */
 import {
-  type AuditEntry,
+  auditEntries,
   type ContinuableAgent,
   type Continuation,
   ContinuationError,
@@ -25,6 +25,7 @@ import {
   splitActionId,
   type ToolDefinition,
   toolCallsOf,
+  toPredicates,
   zodValidator,
 } from '@agent-continuations/core';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
@@ -88,7 +89,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   const toolNodes = guardToolNodes(handle);
   const nodeNames = Object.keys(handle.nodes).sort();
   const messagesKey = options.messagesKey ?? 'messages';
-  const predicates = toPredicateList(options.suspendWhen);
+  const predicates = toPredicates(options.suspendWhen);
   const tools = new Map<string, ToolDefinition>();
   for (const node of toolNodes.values())
     for (const lc of node.tools ?? []) tools.set(lc.name, toolDefinition(lc));
@@ -326,27 +327,6 @@ function actionsById(continuation: Continuation): Map<string, { toolName: string
   return new Map(listActions(continuation).map((action) => [action.id, action]));
 }
 
-function auditEntries(continuation: Continuation, decisions: Decisions): AuditEntry[] {
-  const actions = new Map(listActions(continuation).map((action) => [action.id, action]));
-  const at = new Date().toISOString();
-  return Object.entries(decisions).map(([actionId, decision]) => {
-    const action = actions.get(actionId)!;
-    const entry: AuditEntry = {
-      actionId,
-      type: decision.type,
-      toolName: action.toolName,
-      toolCallId: action.toolCallId,
-      at,
-      args: action.args,
-    };
-    if (decision.by) entry.by = decision.by;
-    if (decision.type !== 'input' && decision.reason) entry.reason = decision.reason;
-    if (decision.type === 'approve' && decision.args !== undefined) entry.editedArgs = decision.args;
-    if (decision.type === 'input') entry.value = decision.value;
-    return entry;
-  });
-}
-
 /** A LangChain tool as the core sees it, to check decisions (edited arguments, sub-agents). */
 function toolDefinition(lc: { name: string; description?: string; schema?: unknown }): ToolDefinition {
   const schema = lc.schema as z.ZodType | Record<string, unknown> | undefined;
@@ -370,10 +350,4 @@ function toolDefinition(lc: { name: string; description?: string; schema?: unkno
       : { execute: () => undefined }),
     ...(agent ? { agent } : {}),
   };
-}
-
-function toPredicateList(suspendWhen: FromGraphOptions['suspendWhen']) {
-  if (!suspendWhen) return [];
-  const list = Array.isArray(suspendWhen) ? suspendWhen : [suspendWhen as SuspendWhen];
-  return list.map((p) => (typeof p === 'function' ? { name: p.name || 'custom', check: p } : p));
 }
