@@ -1,25 +1,36 @@
 /**
  * Child processes of the stores benchmark, so that each measurement has a process of its own:
- *   memory <loops|continuations|idle> <count> <dir>   resident memory of waiting agents
+ *   memory <loops|continuations|reopen|idle> <count> <dir>   resident memory of waiting agents
  *   throughput <store> <ops> <worker> <dir>             suspend, claim and resume, timed per phase
  * Each prints one JSON line.
  */
 import { join } from 'node:path';
 import { type ContinuationStore, createContinuableAgent, type EngineAgent } from '@agent-continuations/core';
-import { scriptedModel } from '@agent-continuations/testing';
 import { openBenchStore } from './stores-open';
 
 const [mode, ...args] = process.argv.slice(2) as [string, ...string[]];
+
+/** Asks for a transfer, then answers once it has the result; keeps no record of its calls. */
+const transferModel: ModelPort = {
+  async generate({ messages }) {
+    if (messages[messages.length - 1]?.role === 'tool')
+      return { message: { role: 'assistant', content: 'Transferred.' } };
+    const call = {
+      type: 'tool-call' as const,
+      toolCallId: 'call_1_0',
+      toolName: 'transfer',
+      args: { to: 'bob', cents: 5000 },
+    };
+    return { message: { role: 'assistant', content: [call] } };
+  },
+};
 
 /** An agent that asks to transfer money, which needs approval, then answers. */
 function approvalAgent(execute: () => Promise<unknown>): EngineAgent {
   return createContinuableAgent({
     name: 'approvals',
     instructions: 'Transfer what the user asks, after approval.',
-    model: scriptedModel([
-      { toolCalls: [{ name: 'transfer', args: { to: 'bob', cents: 5000 } }] },
-      'Transferred.',
-    ]),
+    model: transferModel,
     tools: [
       {
         name: 'transfer',
@@ -44,10 +55,7 @@ async function memory(kind: string, count: number, dir: string): Promise<void> {
     const waiting: Array<() => void> = [];
     const agent = createContinuableAgent({
       name: 'loops',
-      model: scriptedModel([
-        { toolCalls: [{ name: 'transfer', args: { to: 'bob', cents: 5000 } }] },
-        'Transferred.',
-      ]),
+      model: transferModel,
       tools: [
         {
           name: 'transfer',
@@ -64,14 +72,26 @@ async function memory(kind: string, count: number, dir: string): Promise<void> {
     return;
   }
   const store = await openBenchStore('sqlite', join(dir, 'memory.db'));
+  if (kind === 'reopen') {
+    // A fresh process over the store the previous one filled: what waiting agents cost after a restart.
+    let waiting = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await store.list({ status: 'suspended', limit: 500, ...(cursor ? { cursor } : {}) });
+      waiting += page.items.length;
+      cursor = page.cursor;
+    } while (cursor);
+    measure({ waiting });
+    await store.close?.();
+    return;
+  }
   const agent = approvalAgent(async () => 'done');
   for (let i = 0; i < count; i++) {
     const result = await agent.run(`Send 50 EUR to Bob (${i})`);
     if (result.status !== 'suspended') throw new Error('expected a suspension');
     await store.save(result.continuation);
   }
-  const page = await store.list({ status: 'suspended', limit: 1 });
-  measure({ waiting: count, stored: page.items.length > 0 });
+  measure({ waiting: count });
   await store.close?.();
 }
 

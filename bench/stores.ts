@@ -150,25 +150,24 @@ async function throughputRows(dir: string) {
 }
 
 async function memoryRows(dir: string) {
-  const idle = await child(['memory', 'idle', '0', dir], ['--expose-gc']);
-  const stored = await child(['memory', 'continuations', String(WAITING), dir], ['--expose-gc']);
-  const loops = await child(['memory', 'loops', String(WAITING), dir], ['--expose-gc']);
+  const flags = ['--expose-gc'];
+  const idle = await child(['memory', 'idle', '0', dir], flags);
+  const stored = await child(['memory', 'continuations', String(WAITING), dir], flags);
+  const reopened = await child(['memory', 'reopen', '0', dir], flags);
+  const loops = await child(['memory', 'loops', String(WAITING), dir], flags);
+  const row = (process: string, figures: Record<string, number>) => ({
+    process,
+    waiting: figures.waiting ?? 0,
+    rss: mb(figures.rss!),
+    heap: mb(figures.heapUsed!),
+    'rss above idle': mb(figures.rss! - idle.rss!),
+    'heap above idle': mb(figures.heapUsed! - idle.heapUsed!),
+  });
   return [
-    { process: 'idle (baseline)', waiting: 0, rss: mb(idle.rss!), heap: mb(idle.heapUsed!) },
-    {
-      process: 'continuations in the SQLite store',
-      waiting: WAITING,
-      rss: mb(stored.rss!),
-      heap: mb(stored.heapUsed!),
-      'rss above idle': mb(stored.rss! - idle.rss!),
-    },
-    {
-      process: 'loops alive awaiting promises',
-      waiting: WAITING,
-      rss: mb(loops.rss!),
-      heap: mb(loops.heapUsed!),
-      'rss above idle': mb(loops.rss! - idle.rss!),
-    },
+    row('idle (baseline)', idle),
+    row('suspended into the SQLite store (same process, after GC)', stored),
+    row('a fresh process over that store', reopened),
+    row('loops alive awaiting promises', loops),
   ];
 }
 
