@@ -13,7 +13,7 @@ import type {
   ToolResultPart,
 } from '@agent-continuations/core';
 import type OpenAI from 'openai';
-import { openaiMeta, parseWireJson, printWireJson, withMeta } from './wire-json';
+import { mediaTypeOf, openaiMeta, parseWireJson, printWireJson, withMeta } from './wire-json';
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 type UserParts = Exclude<Extract<Message, { role: 'user' }>['content'], string>;
@@ -268,11 +268,6 @@ function toChatUserPart(part: UserParts[number]): OpenAI.Chat.ChatCompletionCont
 function asDataUrl(part: ImagePart): string {
   if (/^(https?:|data:)/.test(part.image) || !part.mediaType) return part.image;
   return `data:${part.mediaType};base64,${part.image}`;
-}
-
-function mediaTypeOf(url: string): { mediaType?: string } {
-  const match = /^data:([^;,]+)[;,]/.exec(url);
-  return match ? { mediaType: match[1]! } : {};
 }
 
 function joinText(content: string | readonly { type: string; text?: string }[] | null | undefined): string {

@@ -11,7 +11,7 @@ import type {
   ToolResultPart,
 } from '@agent-continuations/core';
 import type OpenAI from 'openai';
-import { openaiMeta, parseWireJson, printWireJson, withMeta } from './wire-json';
+import { mediaTypeOf, openaiMeta, parseWireJson, printWireJson, withMeta } from './wire-json';
 
 type Item = OpenAI.Responses.ResponseInputItem;
 type UserParts = Exclude<Extract<Message, { role: 'user' }>['content'], string>;
@@ -242,11 +242,6 @@ function toInputPart(part: UserParts[number]): Loose {
 function itemOf(providerMetadata: JsonObject | undefined): Loose {
   const item = openaiMeta(providerMetadata).item;
   return item && typeof item === 'object' && !Array.isArray(item) ? { ...(item as Loose) } : {};
-}
-
-function mediaTypeOf(url: string): { mediaType?: string } {
-  const match = /^data:([^;,]+)[;,]/.exec(url);
-  return match ? { mediaType: match[1]! } : {};
 }
 
 function joinText(content: unknown): string {

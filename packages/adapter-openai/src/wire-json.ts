@@ -52,3 +52,9 @@ function isEmptyObject(value: JsonValue | undefined): boolean {
     typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
   );
 }
+
+/** The media type of a `data:` URL. */
+export function mediaTypeOf(url: string): { mediaType?: string } {
+  const match = /^data:([^;,]+)[;,]/.exec(url);
+  return match ? { mediaType: match[1]! } : {};
+}
