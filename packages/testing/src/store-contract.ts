@@ -240,6 +240,25 @@ function listTests(open: Open, base: () => Continuation): void {
       expect(exact.cursor).toBeUndefined();
     });
 
+    it('pages through many records with a filter that skips most of them', async () => {
+      const { store } = await open();
+      for (let i = 0; i < 230; i++) {
+        await store.save(variant(base(), { id: `m${i}`, metadata: { shard: i % 7 === 3 ? 'x' : 'y' } }));
+      }
+      const expected = Array.from({ length: 230 }, (_, i) => i)
+        .filter((i) => i % 7 === 3)
+        .map((i) => `m${i}`);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.list({ metadata: { shard: 'x' }, limit: 4, ...(cursor ? { cursor } : {}) });
+        expect(page.items.length).toBeLessThanOrEqual(4);
+        seen.push(...page.items.map((item) => item.id));
+        cursor = page.cursor;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+    });
+
     it('returns an empty page for an empty store', async () => {
       const { store } = await open();
       expect(await store.list()).toEqual({ items: [] });

@@ -1,0 +1,280 @@
+/**
+ * The continuation store on Redis: a hash per record with the index fields in clear and the body
+ * as canonical JSON text (or a ciphertext), sorted-set indexes for listing, and Lua scripts for
+ * every write, so a claim has exactly one winner among any number of clients.
+ */
+import {
+  type Claim,
+  type ClaimOptions,
+  type Continuation,
+  ContinuationError,
+  type ContinuationStore,
+  canonicalJson,
+  DEFAULT_LEASE_MS,
+  decodeStoredBody,
+  type Encryption,
+  encodeStoredBody,
+  type JsonObject,
+  type ListFilter,
+  type ListPage,
+  metadataMatches,
+  type SaveOptions,
+  type StoredContinuation,
+  type StoredStatus,
+  type StoredSummary,
+} from '@agent-continuations/core';
+import { Redis } from 'ioredis';
+import { CLAIM, COMPLETE, DELETE, RELEASE, SAVE } from './scripts';
+
+/** Options of {@link createRedisStore}. */
+export interface RedisStoreOptions {
+  /** A client to use; the store does not close it. */
+  redis?: Redis;
+  /** Or a URL (`redis://host:6379/0`): the store opens a client and quits it on `close()`. */
+  url?: string;
+  /**
+   * Prefix of every key; `ac:` by default. On Redis Cluster use a hash tag, e.g. `{ac}:`, so that
+   * a record and its indexes live in one slot.
+   */
+  prefix?: string;
+  /** Encrypt bodies at rest (see `createEncryption` in the core). */
+  encryption?: Encryption;
+}
+
+/** A {@link ContinuationStore} on Redis. */
+export interface RedisStore extends ContinuationStore {
+  readonly prefix: string;
+  /** The key of the hash that holds record `id`, for inspection. */
+  keyOf(id: string): string;
+  close(): Promise<void>;
+}
+
+/** The Lua scripts, as commands defined on the client. */
+interface ScriptCommands {
+  continuationStoreSave(...args: string[]): Promise<number>;
+  continuationStoreDelete(...args: string[]): Promise<number>;
+  continuationStoreClaim(...args: string[]): Promise<[string, string?]>;
+  continuationStoreComplete(...args: string[]): Promise<number>;
+  continuationStoreRelease(...args: string[]): Promise<number>;
+}
+
+const SUMMARY_FIELDS = [
+  'id',
+  'seq',
+  'run_id',
+  'agent_name',
+  'metadata',
+  'created_at',
+  'expires_at',
+  'completed',
+  'lease_until',
+] as const;
+type Fields = Record<(typeof SUMMARY_FIELDS)[number], string | null>;
+
+/**
+ * Create a continuation store on Redis.
+ *
+ * @example
+ * ```ts
+ * const store = createRedisStore({ url: 'redis://127.0.0.1:6379', prefix: 'payroll:' });
+ * await store.save(result.continuation);
+ * const next = await resumeStored(store, agent, result.continuation.id, decisions);
+ * ```
+ */
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
+  if ((options.redis === undefined) === (options.url === undefined)) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      'createRedisStore needs exactly one of `redis` or `url`.',
+    );
+  }
+  const prefix = options.prefix ?? 'ac:';
+  const client = options.redis ?? new Redis(options.url!);
+  const { encryption } = options;
+  const scripts = [
+    ['continuationStoreSave', SAVE, 3],
+    ['continuationStoreDelete', DELETE, 2],
+    ['continuationStoreClaim', CLAIM, 1],
+    ['continuationStoreComplete', COMPLETE, 1],
+    ['continuationStoreRelease', RELEASE, 1],
+  ] as const;
+  for (const [name, lua, numberOfKeys] of scripts) client.defineCommand(name, { lua, numberOfKeys });
+  const redis = client as Redis & ScriptCommands;
+  const keyOf = (id: string) => `${prefix}c:${id}`;
+  const index = `${prefix}idx`;
+  const serverNow = async () => {
+    const [seconds, micros] = await redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  };
+
+  return {
+    prefix,
+    keyOf,
+    capabilities: { leases: true, expiry: true, multiProcess: true },
+    async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
+      const body = await encodeStoredBody(continuation, encryption);
+      const expiresAt =
+        saveOptions.expiresAt === undefined ? '' : String(new Date(saveOptions.expiresAt).getTime());
+      await redis.continuationStoreSave(
+        keyOf(continuation.id),
+        `${prefix}seq`,
+        index,
+        prefix,
+        continuation.id,
+        continuation.runId,
+        continuation.agent.name,
+        canonicalJson(continuation.metadata),
+        continuation.createdAt,
+        expiresAt,
+        body,
+      );
+    },
+    async load(id: string): Promise<StoredContinuation | undefined> {
+      // One round trip, and the status is judged by the server clock like the claim script.
+      const replies = await redis
+        .multi()
+        .hmget(keyOf(id), ...SUMMARY_FIELDS, 'body')
+        .time()
+        .exec();
+      const [fieldsReply, timeReply] = (replies ?? []).map(([error, value]) => {
+        if (error) throw error;
+        return value;
+      }) as [Array<string | null>, [string, string]];
+      const fields = toFields(fieldsReply);
+      if (fields.id === null) return undefined;
+      const now = Number(timeReply[0]) * 1000 + Math.floor(Number(timeReply[1]) / 1000);
+      const body = fieldsReply[SUMMARY_FIELDS.length]!;
+      return { ...summaryOf(fields, now), continuation: await decodeStoredBody(body, id, encryption) };
+    },
+    async list(filter: ListFilter = {}): Promise<ListPage> {
+      const limit = pageSize(filter.limit);
+      let after = parseCursor(filter.cursor);
+      // The narrowest index that the filter allows; the other filters are checked per record.
+      const source =
+        filter.runId !== undefined
+          ? `${prefix}idx:run:${filter.runId}`
+          : filter.agentName !== undefined
+            ? `${prefix}idx:agent:${filter.agentName}`
+            : index;
+      const statuses = filter.status === undefined ? undefined : ([] as StoredStatus[]).concat(filter.status);
+      const batch = Math.max(limit + 1, 100);
+      const now = await serverNow();
+      const matches: Array<StoredSummary & { seq: number }> = [];
+      while (matches.length <= limit) {
+        const scored = await redis.zrangebyscore(
+          source,
+          `(${after}`,
+          '+inf',
+          'WITHSCORES',
+          'LIMIT',
+          0,
+          batch,
+        );
+        const ids = scored.filter((_, i) => i % 2 === 0);
+        if (ids.length === 0) break;
+        const pipeline = redis.pipeline();
+        for (const id of ids) pipeline.hmget(keyOf(id), ...SUMMARY_FIELDS);
+        const replies = (await pipeline.exec()) ?? [];
+        for (const [i, [error, reply]] of replies.entries()) {
+          if (error) throw error;
+          after = Number(scored[2 * i + 1]);
+          const fields = toFields(reply as Array<string | null>);
+          // A record deleted since the index was read is skipped.
+          if (fields.id === null) continue;
+          const summary = summaryOf(fields, now);
+          if (filter.agentName !== undefined && summary.agentName !== filter.agentName) continue;
+          if (filter.runId !== undefined && summary.runId !== filter.runId) continue;
+          if (statuses && !statuses.includes(summary.status)) continue;
+          if (!metadataMatches(summary.metadata, filter.metadata)) continue;
+          matches.push({ ...summary, seq: after });
+          if (matches.length > limit) break;
+        }
+        if (ids.length < batch) break;
+      }
+      const page = matches.slice(0, limit);
+      const items = page.map(({ seq: _, ...summary }) => summary);
+      return matches.length > limit ? { items, cursor: String(page[page.length - 1]!.seq) } : { items };
+    },
+    async delete(id: string) {
+      return (await redis.continuationStoreDelete(keyOf(id), index, prefix, id)) === 1;
+    },
+    async claim(id: string, claimOptions: ClaimOptions = {}): Promise<Claim> {
+      const owner = claimOptions.owner ?? 'redis';
+      const token = crypto.randomUUID();
+      const leaseMs = String(Math.max(0, Math.round(claimOptions.leaseMs ?? DEFAULT_LEASE_MS)));
+      const [result, detail] = await redis.continuationStoreClaim(keyOf(id), owner, token, leaseMs);
+      if (result === 'ok') return { id, owner, token, leaseUntil: new Date(Number(detail)).toISOString() };
+      if (result === 'missing')
+        throw new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
+      if (result === 'expired') {
+        throw new ContinuationError(
+          'EXPIRED',
+          `Continuation "${id}" expired at ${new Date(Number(detail)).toISOString()}.`,
+        );
+      }
+      throw new ContinuationError(
+        'CLAIM_CONFLICT',
+        `Continuation "${id}" is ${result === 'completed' ? 'already resumed' : 'claimed by another worker'}.`,
+      );
+    },
+    async complete(claim: Claim) {
+      if ((await redis.continuationStoreComplete(keyOf(claim.id), claim.token)) !== 1) {
+        throw new ContinuationError('CLAIM_CONFLICT', `The claim on "${claim.id}" is no longer held.`);
+      }
+    },
+    async release(claim: Claim) {
+      await redis.continuationStoreRelease(keyOf(claim.id), claim.token);
+    },
+    async close() {
+      if (!options.redis) await client.quit();
+    },
+  };
+}
+
+function toFields(reply: Array<string | null>): Fields {
+  return Object.fromEntries(SUMMARY_FIELDS.map((name, i) => [name, reply[i] ?? null])) as Fields;
+}
+
+function summaryOf(fields: Fields, now: number): StoredSummary {
+  const expiresAt = fields.expires_at ? Number(fields.expires_at) : undefined;
+  const status: StoredStatus =
+    fields.completed === '1'
+      ? 'completed'
+      : expiresAt !== undefined && expiresAt <= now
+        ? 'expired'
+        : fields.lease_until && Number(fields.lease_until) > now
+          ? 'claimed'
+          : 'suspended';
+  const summary: StoredSummary = {
+    id: fields.id!,
+    runId: fields.run_id!,
+    agentName: fields.agent_name!,
+    status,
+    metadata: JSON.parse(fields.metadata!) as JsonObject,
+    createdAt: fields.created_at!,
+  };
+  if (expiresAt !== undefined) summary.expiresAt = new Date(expiresAt).toISOString();
+  return summary;
+}
+
+function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return 50;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `The list limit must be a positive integer, not ${limit}.`,
+    );
+  }
+  return limit;
+}
+
+function parseCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  if (!/^\d{1,15}$/.test(cursor)) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `"${cursor}" is not a cursor from a previous list page.`,
+    );
+  }
+  return Number(cursor);
+}
