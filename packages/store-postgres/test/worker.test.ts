@@ -1,14 +1,15 @@
-import { createMemoryStore, type RunResult } from '@agent-continuations/core';
+import { onAbort, type RunResult, replayCheckpoints } from '@agent-continuations/core';
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
 import { createWorker, type Worker } from '../src/worker/create-worker';
 import { PG_URL, scratchSchema } from './pg-fixtures';
+import { openWorkerStore } from './worker-store';
 
 const { schema, bossSchema, drop } = scratchSchema('worker');
 const bossOptions = { schema: bossSchema, maintenanceIntervalSeconds: 1 };
 const log = createPostgresCheckpointLog({ connectionString: PG_URL, schema });
-const store = createMemoryStore();
+const store = await openWorkerStore(PG_URL, schema);
 const charges = new Map<string, number>();
 const results: RunResult<unknown>[] = [];
 const agent = durableTestAgent({
@@ -36,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const worker of workers) await worker.stop();
   await log.close();
+  await store.close();
   await drop();
 });
 
@@ -74,4 +76,63 @@ it('runs submitted jobs, resumes decisions on any worker, and resumes a twice-su
   expect(charges.size).toBe(20);
   expect([...charges.values()].every((count) => count === 1)).toBe(true);
   expect(results.filter((result) => result.status === 'completed')).toHaveLength(10);
+});
+
+it('on stop, a worker suspends its running agent at the next step, and another worker finishes it', {
+  timeout: 60_000,
+}, async () => {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let reached = () => {};
+  const atGate = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  const executions = new Map<string, number>();
+  const gated =
+    (blocking: boolean) =>
+    ({ shutdown }: { shutdown: AbortSignal }) =>
+      durableTestAgent({
+        name: 'gated',
+        suspendWhen: [onAbort(shutdown)],
+        charge: async (args, ctx) => {
+          executions.set(ctx.idempotencyKey, (executions.get(ctx.idempotencyKey) ?? 0) + 1);
+          if (blocking && args.n === 0) {
+            reached();
+            await gate;
+          }
+          return 'charged';
+        },
+        notify: (_args, ctx) =>
+          executions.set(ctx.idempotencyKey, (executions.get(ctx.idempotencyKey) ?? 0) + 1),
+      });
+  const options = {
+    store,
+    checkpoints: log,
+    connectionString: PG_URL,
+    bossOptions,
+    prefix: 'graceful',
+    pollingIntervalSeconds: 0.5,
+  };
+  const first = createWorker({ ...options, id: 'first', agents: { gated: gated(true) } });
+  await first.start();
+  const runId = await first.submitRun('gated', durablePlanInput({ steps: 3 }));
+  await atGate;
+  const stopping = first.stop();
+  release();
+  await stopping;
+
+  const saved = (await store.list({ runId })).items;
+  expect(saved).toHaveLength(1);
+  const { continuation } = (await store.load(saved[0]!.id))!;
+  expect(continuation.suspendedBy).toEqual({ type: 'predicate', predicates: ['onAbort'] });
+  expect(continuation.step).toBe(1);
+
+  const second = createWorker({ ...options, id: 'second', agents: { gated: gated(false) } });
+  await second.start();
+  workers.push(second);
+  await until(async () => ((await log.status(runId))?.status === 'completed' ? true : undefined));
+  expect([...executions.values()]).toEqual([1, 1, 1]);
+  expect(replayCheckpoints(await log.read(runId)).output).toBe('completed 3 steps');
 });
