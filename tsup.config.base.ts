@@ -1,7 +1,10 @@
 import { defineConfig, type Options } from 'tsup';
 
 /** Shared build: ESM and CJS with declarations, one entry per public subpath. */
-export function packageBuild(entry: Record<string, string> = { index: 'src/index.ts' }, extra: Partial<Options> = {}) {
+export function packageBuild(
+  entry: Record<string, string> = { index: 'src/index.ts' },
+  extra: Partial<Options> = {},
+) {
   return defineConfig({
     entry,
     format: ['esm', 'cjs'],

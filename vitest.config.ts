@@ -4,7 +4,13 @@ export default defineConfig({
   resolve: { conditions: ['@agent-continuations/source'] },
   ssr: { resolve: { conditions: ['@agent-continuations/source'] } },
   test: {
-    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'integration/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+    include: [
+      'test/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'examples/*/test/**/*.test.ts',
+      'integration/*/test/**/*.test.ts',
+      'packages/*/src/**/*.test.ts',
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

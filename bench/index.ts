@@ -17,6 +17,7 @@ const sections: Record<string, Section> = {
   langgraph: () => import('./langgraph'),
   openai: () => import('./openai'),
   stores: () => import('./stores'),
+  'vercel-ai': () => import('./vercel-ai'),
 };
 
 const CONDITION = '--conditions=@agent-continuations/source';
@@ -31,7 +32,9 @@ if (!process.execArgv.includes(CONDITION)) {
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(name in sections));
 if (unknown.length > 0) {
-  console.error(`Unknown bench section ${unknown.join(', ')}; sections: ${Object.keys(sections).join(', ')}.`);
+  console.error(
+    `Unknown bench section ${unknown.join(', ')}; sections: ${Object.keys(sections).join(', ')}.`,
+  );
   process.exit(1);
 }
 for (const [name, load] of Object.entries(sections)) {
