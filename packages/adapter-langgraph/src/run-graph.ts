@@ -338,7 +338,8 @@ class PredicateControl extends RunControl {
     for (const predicate of this.predicates) {
       const answer = predicate.check(context);
       if (answer instanceof Promise) {
-        throw new Error(
+        throw new ContinuationError(
+          'INVALID_OPERATION',
           `Predicate "${predicate.name}" is async; LangGraph checks predicates synchronously at its step boundaries.`,
         );
       }

@@ -5,6 +5,7 @@
 import {
   type ContinuableAgent,
   type Continuation,
+  ContinuationError,
   type Decisions,
   type JsonValue,
   textOf,
@@ -238,7 +239,8 @@ function callOf(
 ): { toolCallId: string; toolName: string; args: JsonValue } {
   const call = config.toolCall;
   if (!call?.id) {
-    throw new Error(
+    throw new ContinuationError(
+      'INVALID_OPERATION',
       'This tool must be called by a LangGraph tool node (with a tool call id) to suspend the run.',
     );
   }
