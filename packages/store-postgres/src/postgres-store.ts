@@ -31,7 +31,7 @@ export interface PostgresStoreOptions {
   pool?: pg.Pool;
   /** Or a connection string: the store opens a pool and ends it on `close()`. */
   connectionString?: string;
-  /** The schema of the table; `public` by default. Created when missing. */
+  /** The schema of the table, created when missing; by default the connection's `search_path` decides. */
   schema?: string;
   /** The table name; `continuations` by default. */
   table?: string;
@@ -43,7 +43,7 @@ export interface PostgresStoreOptions {
 
 /** A {@link ContinuationStore} on Postgres. */
 export interface PostgresStore extends ContinuationStore {
-  /** `"schema"."table"`, quoted, for your own queries. */
+  /** The quoted table name (`"schema"."table"` when a schema was given), for your own queries. */
   readonly table: string;
   /** Create the schema, table and indexes if missing. Safe to call from many processes at once. */
   migrate(): Promise<void>;
@@ -88,9 +88,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       'createPostgresStore needs exactly one of `pool` or `connectionString`.',
     );
   }
-  const schema = options.schema ?? 'public';
+  const { schema } = options;
   const name = options.table ?? 'continuations';
-  for (const identifier of [schema, name]) {
+  for (const identifier of schema === undefined ? [name] : [schema, name]) {
     if (!NAME.test(identifier)) {
       throw new ContinuationError(
         'INVALID_OPERATION',
@@ -98,7 +98,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       );
     }
   }
-  const table = `"${schema}"."${name}"`;
+  const table = schema === undefined ? `"${name}"` : `"${schema}"."${name}"`;
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
   const { encryption } = options;
 
@@ -107,8 +107,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     try {
       await client.query('BEGIN');
       // Concurrent CREATE ... IF NOT EXISTS can still collide in the catalog: serialize them.
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('agent-continuations:migrate'))`);
+      if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${table} (
           seq BIGSERIAL PRIMARY KEY,

@@ -12,11 +12,16 @@ runStoreContract(
     // A table of its own per test, so parallel test files never see each other's rows.
     const table = `contract_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
     const pool = new pg.Pool({ connectionString: PG_URL, max: 10 });
-    const store = createPostgresStore({ pool, table, encryption });
+    const store = createPostgresStore({ pool, schema: 'ac_contract', table, encryption });
     return {
       store,
       connect: (context) =>
-        createPostgresStore({ connectionString: PG_URL, table, encryption: context.encryption }),
+        createPostgresStore({
+          connectionString: PG_URL,
+          schema: 'ac_contract',
+          table,
+          encryption: context.encryption,
+        }),
       raw: async (id) => {
         const { rows } = await pool.query(
           `SELECT row_to_json(t)::text AS raw FROM ${store.table} t WHERE id = $1`,
