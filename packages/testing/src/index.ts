@@ -2,54 +2,27 @@
  * @agent-continuations/testing: deterministic scripted models, the adapter conformance suite and
  * the store contract suite.
  */
+
 export {
-  firstUserText,
-  lastToolResults,
-  SCRIPTED_USAGE,
-  type Script,
-  type ScriptedReply,
-  type ScriptedToolCall,
-  type ScriptedTurn,
-  scriptedModel,
-  toResponse,
-  turnIndex,
-} from './scripted-model';
+  type CheckpointLogFactory,
+  type CheckpointLogUnderTest,
+  runCheckpointLogContract,
+} from './checkpoint-contract';
+export { runConformanceSuite } from './conformance';
+export {
+  type Counts,
+  countedScript,
+  lookupTool,
+  nestedChain,
+  reportResults,
+  transferTool,
+} from './conformance-fixtures';
 export type {
   ConformanceAgentSpec,
   ConformanceHarness,
   ConformanceTool,
   ConformanceToolContext,
 } from './conformance-harness';
-export { runConformanceSuite } from './conformance';
-export { type Counts, countedScript, lookupTool, nestedChain, reportResults, transferTool } from './conformance-fixtures';
-// The scripted OpenAI-compatible HTTP server (adapter-openai's block).
-export {
-  type RecordedRequest,
-  type ScriptedOpenAIServer,
-  type ScriptedOpenAIServerOptions,
-  startScriptedOpenAIServer,
-} from './openai-server/scripted-openai-server';
-// Durability tests and benchmarks: an agent whose plan is its input (checkpoints and workers block).
-export {
-  type DurablePlan,
-  type DurableTestAgentOptions,
-  type DurableToolArgs,
-  durablePlanInput,
-  durableTestAgent,
-} from './durable-agent';
-export {
-  type CheckpointLogFactory,
-  type CheckpointLogUnderTest,
-  runCheckpointLogContract,
-} from './checkpoint-contract';
-// The store contract suite (stores' block).
-export { runStoreContract } from './store-contract';
-export type {
-  StoreContractContext,
-  StoreContractFactory,
-  StoreContractOptions,
-  StoreUnderTest,
-} from './store-contract-harness';
 export {
   type CrashLedger,
   type CrashLedgerReport,
@@ -63,3 +36,39 @@ export {
   runCrashScenario,
   spawnTypeScript,
 } from './crash-kit';
+// Durability tests and benchmarks: an agent whose plan is its input (checkpoints and workers block).
+export {
+  type DurablePlan,
+  type DurableTestAgentOptions,
+  type DurableToolArgs,
+  durablePlanInput,
+  durableTestAgent,
+} from './durable-agent';
+// The scripted OpenAI-compatible HTTP server (adapter-openai's block).
+export {
+  type RecordedRequest,
+  type ScriptedOpenAIServer,
+  type ScriptedOpenAIServerOptions,
+  startScriptedOpenAIServer,
+} from './openai-server/scripted-openai-server';
+export {
+  firstUserText,
+  lastToolResults,
+  SCRIPTED_USAGE,
+  type Script,
+  type ScriptedReply,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+  scriptedModel,
+  toResponse,
+  turnIndex,
+} from './scripted-model';
+// The store contract suite (stores' block).
+export { runStoreContract } from './store-contract';
+export { payrollAgent, type ToolRuns, toolRuns } from './store-contract-fixtures';
+export type {
+  StoreContractContext,
+  StoreContractFactory,
+  StoreContractOptions,
+  StoreUnderTest,
+} from './store-contract-harness';

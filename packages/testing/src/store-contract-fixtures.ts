@@ -32,10 +32,17 @@ const salaryArgs = {
 };
 
 /**
- * An agent that asks approval twice: first to update a salary, then to send a letter, then answers.
- * Its tools count their runs in `runs`.
+ * A scripted payroll agent that asks approval to update a salary, then (unless `letter` is false)
+ * approval to send a letter, then answers. Its tools count their runs in `runs`.
+ *
+ * @example
+ * ```ts
+ * const runs = toolRuns();
+ * const agent = payrollAgent(runs, { letter: false });
+ * const result = await agent.run('Raise the salary of Ann Example to 120k'); // suspended
+ * ```
  */
-export function payrollAgent(runs: ToolRuns, name = 'payroll'): EngineAgent {
+export function payrollAgent(runs: ToolRuns, options: { name?: string; letter?: boolean } = {}): EngineAgent {
   const approved = (toolName: keyof ToolRuns): ToolDefinition => ({
     name: toolName,
     inputSchema: salaryArgs,
@@ -47,18 +54,22 @@ export function payrollAgent(runs: ToolRuns, name = 'payroll'): EngineAgent {
   });
   const args = { employee: SECRET_TEXT, salary: 120_000 };
   return createContinuableAgent({
-    name,
+    name: options.name ?? 'payroll',
     instructions: 'You run payroll changes.',
-    model: scriptedModel([
-      { text: 'Updating the salary.', toolCalls: [{ name: 'update_salary', args }] },
-      { toolCalls: [{ name: 'send_letter', args }] },
-      'Salary updated and letter sent.',
-    ]),
+    model: scriptedModel(
+      options.letter === false
+        ? [{ text: 'Updating the salary.', toolCalls: [{ name: 'update_salary', args }] }, 'Salary updated.']
+        : [
+            { text: 'Updating the salary.', toolCalls: [{ name: 'update_salary', args }] },
+            { toolCalls: [{ name: 'send_letter', args }] },
+            'Salary updated and letter sent.',
+          ],
+    ),
     tools: [approved('update_salary'), approved('send_letter')],
   });
 }
 
-/** A fresh pair of counters. */
+/** A fresh pair of counters for {@link payrollAgent}. */
 export function toolRuns(): ToolRuns {
   return { update_salary: 0, send_letter: 0 };
 }
