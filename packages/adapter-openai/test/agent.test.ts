@@ -297,6 +297,42 @@ describe.each(['chat', 'responses'] as const)('createAgent over the %s API', (ap
   });
 });
 
+describe('createAgent: bad continuations and decisions', () => {
+  it.each([
+    ['text that is not JSON', () => 'not json', {}, 'INVALID_JSON'],
+    [
+      'a continuation of another agent',
+      (c: Continuation) => ({ ...c, agent: { ...c.agent, name: 'other' } }),
+      {},
+      'AGENT_MISMATCH',
+    ],
+    [
+      'a decision for an action that is not pending',
+      (c: Continuation) => c,
+      { nope: { type: 'approve' } },
+      'UNKNOWN_ACTION',
+    ],
+  ] as const)(
+    '%s: a ContinuationError, and no model call or tool runs',
+    async (_, mangle, decisions, code) => {
+      const { calls, tools } = bank();
+      const agent = await agentOver(
+        [{ toolCalls: [{ name: 'transfer', args: { to: 'B2', amount: 5 } }] }, report],
+        { tools },
+      );
+      const first = suspended(await agent.run('Send 5 to B2'));
+      const before = server!.requests.length;
+      const error = await agent.resume(mangle(first.continuation) as Continuation, decisions).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(isContinuationError(error, code), String(error)).toBe(true);
+      expect(server!.requests.length).toBe(before);
+      expect(calls.transfer).toBe(0);
+    },
+  );
+});
+
 describe('createAgent: bad configuration', () => {
   const client = new OpenAI({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'test' });
   const cases: [string, Partial<OpenAIAgentConfig>, RegExp][] = [
