@@ -71,7 +71,7 @@ async function memory(kind: string, count: number, dir: string): Promise<void> {
     await Promise.all(runs);
     return;
   }
-  const store = await openBenchStore('sqlite', join(dir, 'memory.db'));
+  const store = await openBenchStore('sqlite', join(dir, 'memory.db'), dir);
   if (kind === 'reopen') {
     // A fresh process over the store the previous one filled: what waiting agents cost after a restart.
     let waiting = 0;
@@ -96,7 +96,7 @@ async function memory(kind: string, count: number, dir: string): Promise<void> {
 }
 
 async function throughput(kind: string, ops: number, worker: string, dir: string): Promise<void> {
-  const store: ContinuationStore = await openBenchStore(kind, join(dir, `${kind}.db`));
+  const store: ContinuationStore = await openBenchStore(kind, join(dir, `${kind}.db`), dir);
   const agent = approvalAgent(async () => 'done');
   const ids: string[] = [];
   let start = performance.now();

@@ -16,7 +16,7 @@ import { type CheckpointLog, runDurably, serializeContinuation } from '@agent-co
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
 import { createPostgresCheckpointLog } from '../packages/store-postgres/src/checkpoints';
 import { createSqliteCheckpointLog } from '../packages/store-sqlite/src/checkpoints';
-import { BENCH_PG_URL } from './stores-open';
+import { BENCH_CHECKPOINT_SCHEMA, BENCH_PG_URL, BENCH_STORES, dropBenchStores } from './stores-open';
 
 const SIZES = [10, 50, 100];
 const REPEATS = 3;
@@ -54,7 +54,7 @@ async function checkpointRows(dir: string) {
     ['SQLite', () => createSqliteCheckpointLog({ database: join(dir, 'checkpoints.db') })],
     [
       'Postgres',
-      () => createPostgresCheckpointLog({ connectionString: BENCH_PG_URL, schema: 'bench_checkpoints' }),
+      () => createPostgresCheckpointLog({ connectionString: BENCH_PG_URL, schema: BENCH_CHECKPOINT_SCHEMA }),
     ],
   ];
   for (const [store, open] of logs) {
@@ -120,7 +120,7 @@ function child(args: string[], flags: string[] = []): Promise<Record<string, num
 
 async function throughputRows(dir: string) {
   const rows = [];
-  for (const store of ['sqlite', 'postgres', 'redis']) {
+  for (const store of BENCH_STORES) {
     for (const workers of [1, 4]) {
       const start = performance.now();
       let results: Array<Record<string, number>>;
@@ -185,6 +185,7 @@ export async function run(): Promise<void> {
       await memoryRows(dir).catch((error: Error) => [{ note: `skipped: ${error.message.split('\n')[0]}` }]),
     );
   } finally {
+    await dropBenchStores(dir);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -26,6 +26,8 @@ export interface PostgresCheckpointLogOptions {
 export interface PostgresCheckpointLog extends CheckpointLog {
   /** How many entries and bytes a run's log holds. */
   size(runId: string): Promise<{ entries: number; bytes: number }>;
+  /** Drop both tables (tests and teardown). */
+  drop(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -223,6 +225,10 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
       );
       const row = result.rows[0]!;
       return { entries: Number(row.entries), bytes: Number(row.bytes ?? 0) };
+    },
+    async drop() {
+      await pool.query(`DROP TABLE IF EXISTS ${entries}, ${runs}`);
+      ready = undefined;
     },
     async close() {
       if (!options.pool) await pool.end();
