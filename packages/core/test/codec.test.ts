@@ -51,9 +51,9 @@ describe('parseContinuation input forms', () => {
 describe('serializeContinuation', () => {
   it.each(validFixtureNames())('%s: output does not depend on the key order of the format', (name) => {
     const value = JSON.parse(validFixture(name));
-    const reversed = reverseKeys(value) as Continuation;
-    expect(Object.keys(reversed)[0]).not.toBe(Object.keys(value)[0]);
-    expect(serializeContinuation(reversed)).toBe(serializeContinuation(value));
+    const reversedKeys = reverseKeys(value) as unknown as Continuation;
+    expect(Object.keys(reversedKeys)[0]).not.toBe(Object.keys(value)[0]);
+    expect(serializeContinuation(reversedKeys)).toBe(serializeContinuation(value));
   });
 
   it("keeps the key order of tool arguments, outputs and metadata: they are the model's and the user's own", () => {
@@ -171,29 +171,39 @@ function caught(fn: () => unknown): ContinuationError {
   throw new Error('expected an error, nothing was thrown');
 }
 
-/** Members whose JSON is the user's or the model's own: serialized in their given key order. */
-const PAYLOAD_KEYS = new Set([
-  'args',
-  'editedArgs',
-  'journal',
-  'metadata',
-  'output',
-  'providerMetadata',
-  'request',
-  'state',
-  'value',
-]);
-
-/** The same continuation with the keys of every format object in reverse order (payloads as they are). */
-function reverseKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(reverseKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.keys(value)
-      .reverse()
-      .map((key) => {
-        const member = (value as Record<string, unknown>)[key];
-        return [key, PAYLOAD_KEYS.has(key) ? member : reverseKeys(member)];
-      }),
+/**
+ * The same continuation with the keys of every object the format defines in reverse order; the
+ * JSON inside (arguments, outputs, metadata) is left as it is, since its order is the user's.
+ */
+function reverseKeys(continuation: Record<string, unknown>): Record<string, unknown> {
+  const list = (value: unknown, each: (item: any) => unknown) => (value as unknown[]).map(each);
+  const structural: Record<string, (value: any) => unknown> = {
+    agent: reversed,
+    usage: reversed,
+    suspendedBy: reversed,
+    seal: reversed,
+    done: (value) => list(value, reversed),
+    decisions: (value) => list(value, reversed),
+    messages: (value) =>
+      list(value, (message) =>
+        reversed({
+          ...message,
+          content: Array.isArray(message.content) ? list(message.content, reversed) : message.content,
+        }),
+      ),
+    pending: (value) =>
+      list(value, (entry) => reversed(entry.child ? { ...entry, child: reverseKeys(entry.child) } : entry)),
+  };
+  return reversed(
+    Object.fromEntries(
+      Object.entries(continuation).map(([key, value]) => [
+        key,
+        structural[key] ? structural[key](value) : value,
+      ]),
+    ),
   );
+}
+
+function reversed<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).reverse()) as T;
 }
