@@ -33,31 +33,40 @@ export function createModelPort(settings: AnySettings): ModelPort {
   const system = instructionsOf(settings);
   const userPrepareStep = settings.prepareStep as ((options: Record<string, unknown>) => unknown) | undefined;
 
-  const stepArgs = async (request: ModelRequest) => ({
-    ...callSettings,
-    ...(system === undefined ? {} : { system }),
-    messages: await promptMessages(request.messages, tools),
-    tools: modelTools,
-    stopWhen: stepCountIs(1),
-    ...(request.signal ? { abortSignal: request.signal } : {}),
-    // The SDK sees one step per call; the user's prepareStep sees the run's real step number.
-    ...(userPrepareStep
-      ? {
-          prepareStep: (options: Record<string, unknown>) =>
-            userPrepareStep({ ...options, stepNumber: request.step }),
-        }
-      : {}),
-  });
+  const stepArgs = async (request: ModelRequest): Promise<Record<string, unknown>> => {
+    const history = await promptMessages(request.messages, tools);
+    return {
+      ...callSettings,
+      ...(system === undefined ? {} : { system }),
+      // The SDK validates a call's `messages` with its schema, at a cost that grows with the
+      // history, then sends a step the messages `prepareStep` returns, as they are. The history
+      // comes from the continuation (already validated when it was parsed), so it goes through
+      // `prepareStep`; `messages` carries only the newest message.
+      messages: history.slice(-1),
+      prepareStep: async (options: Record<string, unknown>) => {
+        // The user's prepareStep sees the run's real step number and the whole history.
+        const own = (await userPrepareStep?.({ ...options, stepNumber: request.step, messages: history })) as
+          | Record<string, unknown>
+          | undefined;
+        return { ...own, messages: own?.messages ?? history };
+      },
+      tools: modelTools,
+      stopWhen: stepCountIs(1),
+      ...(request.signal ? { abortSignal: request.signal } : {}),
+    };
+  };
 
   return {
     async generate(request) {
-      const result = await generateText((await stepArgs(request)) as Parameters<typeof generateText>[0]);
+      const result = await generateText(
+        (await stepArgs(request)) as unknown as Parameters<typeof generateText>[0],
+      );
       return toResponse(result.response.messages, result.usage, result.finishReason);
     },
     async *stream(request): AsyncIterable<ModelStreamEvent> {
       let failure: { error: unknown } | undefined;
       const result = streamText({
-        ...((await stepArgs(request)) as Parameters<typeof streamText>[0]),
+        ...((await stepArgs(request)) as unknown as Parameters<typeof streamText>[0]),
         onError: ({ error }: { error: unknown }) => {
           failure ??= { error };
         },
