@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { ContinuationStore } from '@agent-continuations/core';
 import { createPostgresCheckpointLog } from '../packages/store-postgres/src/checkpoints';
 import { createPostgresStore } from '../packages/store-postgres/src/postgres-store';
+import { createRedisStore } from '../packages/store-redis/src/redis-store';
 import { createSqliteStore } from '../packages/store-sqlite/src/sqlite-store';
 
 export const BENCH_PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -20,7 +21,7 @@ export function benchNamespace(dir: string): string {
 }
 
 /** The stores the throughput section measures. */
-export const BENCH_STORES = ['sqlite', 'postgres'] as const;
+export const BENCH_STORES = ['sqlite', 'postgres', 'redis'] as const;
 
 /** Open a continuation store: `sqlite` (a file at `file`), `postgres` or `redis`. */
 export async function openBenchStore(kind: string, file: string, dir: string): Promise<ContinuationStore> {
@@ -30,14 +31,22 @@ export async function openBenchStore(kind: string, file: string, dir: string): P
     await store.migrate();
     return store;
   }
-  throw new Error(`the ${kind} store is not available yet`);
+  if (kind === 'redis') return createRedisStore({ url: BENCH_REDIS_URL, prefix: 'bench-stores:' });
+  throw new Error(`unknown store ${kind}`);
 }
 
 /** Remove what a benchmark run stored outside its temporary folder. */
 export async function dropBenchStores(dir: string): Promise<void> {
-  await createPostgresStore({ connectionString: BENCH_PG_URL, table: benchNamespace(dir) })
-    .drop()
-    .catch(() => undefined);
+  const postgres = createPostgresStore({ connectionString: BENCH_PG_URL, table: benchNamespace(dir) });
+  await postgres.drop().catch(() => undefined);
+  await postgres.close();
+  const redis = createRedisStore({ url: BENCH_REDIS_URL, prefix: 'bench-stores:' });
+  for (;;) {
+    const page = await redis.list({ limit: 500 });
+    if (page.items.length === 0) break;
+    await Promise.all(page.items.map((item) => redis.delete(item.id)));
+  }
+  await redis.close();
   const log = createPostgresCheckpointLog({
     connectionString: BENCH_PG_URL,
     schema: BENCH_CHECKPOINT_SCHEMA,
