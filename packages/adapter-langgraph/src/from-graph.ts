@@ -276,6 +276,17 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       );
     }
     const last = continuation.messages.at(-1);
+    // A call the model made needs a tool of that name here (other entries wait on nodes or subgraphs).
+    const called = new Set(toolCallsOf(last).map((call) => call.toolCallId));
+    for (const entry of continuation.pending) {
+      if (called.has(entry.toolCallId) && !tools.has(entry.toolName)) {
+        throw new ContinuationError(
+          'UNKNOWN_TOOL',
+          `Agent "${options.name}" has no tool "${entry.toolName}", which the continuation waits on.`,
+          { details: { toolName: entry.toolName } },
+        );
+      }
+    }
     if (
       continuation.pending.length === 0 &&
       continuation.suspendedBy.type === 'actions' &&

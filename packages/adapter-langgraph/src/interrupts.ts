@@ -51,6 +51,7 @@ export interface SnapshotLike {
     interrupts?: RawInterrupt[];
     result?: unknown;
     state?: unknown;
+    path?: readonly unknown[];
   }>;
 }
 
@@ -59,7 +60,12 @@ export interface LevelReader {
   /** The tool calls of the level's last assistant message. */
   calls(snapshot: SnapshotLike): ToolCallPart[];
   /** A continuation for a subgraph that waits, holding its own pending entries. */
-  child(name: string, snapshot: SnapshotLike, pending: PendingEntry[], toolCallId: string): Continuation;
+  child(
+    name: string,
+    snapshot: SnapshotLike | undefined,
+    pending: PendingEntry[],
+    toolCallId: string,
+  ): Continuation;
 }
 
 /**
@@ -71,6 +77,7 @@ export function mapInterrupts(
   snapshot: SnapshotLike,
   reader: LevelReader,
   prefix: string[] = [],
+  toolCallOf?: (task: SnapshotLike['tasks'][number]) => ToolCallPart | undefined,
 ): MappedInterrupts {
   const pending: PendingEntry[] = [];
   const refs: Record<string, InterruptRef> = {};
@@ -96,11 +103,29 @@ export function mapInterrupts(
       });
       continue;
     }
-    for (const raw of task.interrupts ?? []) {
-      for (const [entry, ref] of fromInterrupt(raw, task.name, calls, claimed)) {
-        pending.push(entry);
-        refs[actionId([...prefix, entry.toolCallId])] = ref;
-      }
+    const call = toolCallOf?.(task);
+    const found = (task.interrupts ?? []).flatMap((raw) =>
+      fromInterrupt(raw, task.name, calls, claimed, call),
+    );
+    if (
+      call &&
+      found.some(([entry]) => entry.toolCallId !== call.toolCallId || entry.toolName !== call.toolName)
+    ) {
+      // The interrupts come from a graph that the tool ran: one nested level under the tool call.
+      for (const [entry, ref] of found) refs[actionId([...prefix, call.toolCallId, entry.toolCallId])] = ref;
+      const inner = found.map(([entry]) => entry);
+      pending.push({
+        kind: 'agent',
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        args: call.args,
+        child: reader.child(call.toolName, undefined, inner, call.toolCallId),
+      });
+      continue;
+    }
+    for (const [entry, ref] of found) {
+      pending.push(entry);
+      refs[actionId([...prefix, entry.toolCallId])] = ref;
     }
   }
   return { pending, refs };
@@ -111,6 +136,7 @@ function fromInterrupt(
   node: string,
   calls: readonly ToolCallPart[],
   claimed: Set<string>,
+  call?: ToolCallPart,
 ): Array<[PendingEntry, InterruptRef]> {
   const id = raw.id;
   if (!id)
@@ -140,9 +166,13 @@ function fromInterrupt(
       ];
     });
   }
+  // A plain interrupt() inside a tool that has its own task (one Send per call) belongs to that call.
+  const base = call
+    ? { toolCallId: call.toolCallId, toolName: call.toolName, args: call.args }
+    : { toolCallId: `interrupt:${id}`, toolName: node, args: {} };
   return [
     [
-      { kind: 'input', toolCallId: `interrupt:${id}`, toolName: node, args: {}, request: toJson(value) },
+      { kind: 'input', ...base, request: toJson(value) },
       { id, source: 'plain' },
     ],
   ];

@@ -18,6 +18,7 @@ import {
   type RunOptions,
   type RunResult,
   type SuspendPredicate,
+  type ToolCallPart,
   type ToolResultPart,
   textOf,
   toolCallsOf,
@@ -28,7 +29,7 @@ import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import { isGraphDrained, type MemorySaver, RunControl } from '@langchain/langgraph';
 import { exportState } from './graph-state';
-import { type LevelReader, mapInterrupts, type SnapshotLike } from './interrupts';
+import { type LevelReader, mapInterrupts, type SnapshotLike, toJson } from './interrupts';
 import { CAPTURE_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
 import { fromLangChainMessages, toolResultPart } from './messages';
 import type { Capture } from './tool-guard';
@@ -131,7 +132,15 @@ export async function runSegment(
   const step = context.step + counter.calls;
   const usage = addUsage(context.usage, counter.usage);
   const messages = neutralMessages(snapshot, segment.messagesKey);
-  const mapped = mapInterrupts(snapshot, levelReader(context, segment.messagesKey));
+  const root = await segment.saver.getTuple({
+    configurable: { ...stateConfig.configurable, checkpoint_ns: '' },
+  });
+  const mapped = mapInterrupts(
+    snapshot,
+    levelReader(context, segment.messagesKey),
+    [],
+    sentToolCall(root?.checkpoint),
+  );
 
   if (mapped.pending.length === 0 && snapshot.next.length === 0) {
     const output = textOf(messages.at(-1));
@@ -146,7 +155,7 @@ export async function runSegment(
   const calls = turnAt >= 0 ? toolCallsOf(messages[turnAt]) : [];
   const applied = new Map<string, ToolResultPart>();
   const pendingIds = new Set(mapped.pending.map((entry) => entry.toolCallId));
-  const written = await writtenResults(segment, stateConfig);
+  const written = writtenResults(root?.pendingWrites ?? [], segment.messagesKey);
   const trailing = messages.slice(turnAt + 1);
   if (calls.length > 0 && mapped.pending.length > 0 && trailing.every((message) => message.role === 'tool')) {
     messages.splice(turnAt + 1);
@@ -191,19 +200,35 @@ export async function runSegment(
 }
 
 /** Tool messages that finished tasks wrote but the next checkpoint has not applied yet. */
-async function writtenResults(
-  segment: SegmentInput,
-  config: { configurable: Record<string, unknown> },
-): Promise<Map<string, ToolMessage>> {
-  const tuple = await segment.saver.getTuple({ configurable: { ...config.configurable, checkpoint_ns: '' } });
+function writtenResults(
+  writes: ReadonlyArray<readonly [string, string, unknown]>,
+  messagesKey: string,
+): Map<string, ToolMessage> {
   const found = new Map<string, ToolMessage>();
-  for (const [, channel, value] of tuple?.pendingWrites ?? []) {
-    if (channel !== segment.messagesKey) continue;
+  for (const [, channel, value] of writes) {
+    if (channel !== messagesKey) continue;
     for (const message of Array.isArray(value) ? value : [value]) {
       if (isToolMessage(message)) found.set(message.tool_call_id, message);
     }
   }
   return found;
+}
+
+/**
+ * The tool call a pushed task runs: tool nodes fed one `Send` per call get it as `lg_tool_call`,
+ * and the task's path indexes the checkpoint's pending sends.
+ */
+function sentToolCall(checkpoint: { channel_values?: Record<string, unknown> } | undefined) {
+  const sends = (checkpoint?.channel_values?.__pregel_tasks ?? []) as Array<{
+    args?: { lg_tool_call?: { id?: string; name: string; args: unknown } };
+  }>;
+  return (task: SnapshotLike['tasks'][number]): ToolCallPart | undefined => {
+    const [kind, index] = task.path ?? [];
+    if (kind !== '__pregel_push' || typeof index !== 'number') return undefined;
+    const call = sends[index]?.args?.lg_tool_call;
+    if (!call?.id) return undefined;
+    return { type: 'tool-call', toolCallId: call.id, toolName: call.name, args: toJson(call.args) };
+  };
 }
 
 function neutralMessages(snapshot: SnapshotLike, messagesKey: string): Message[] {
@@ -226,7 +251,7 @@ function levelReader(context: RunContext, messagesKey: string): LevelReader {
         id: crypto.randomUUID(),
         runId: `${context.runId}/${toolCallId}`,
         agent: { name, framework: 'langgraph' },
-        messages: neutralMessages(snapshot, messagesKey),
+        messages: snapshot ? neutralMessages(snapshot, messagesKey) : [],
         pending,
         done: [],
         step: 0,

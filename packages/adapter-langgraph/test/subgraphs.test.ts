@@ -1,7 +1,7 @@
 import { serializeContinuation } from '@agent-continuations/core';
 import { type Counts, reportResults } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
-import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { END, interrupt, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -57,5 +57,90 @@ describe('declared subgraphs', () => {
     expect(done.status).toBe('completed');
     if (done.status === 'completed') expect(done.output).toBe('done: restart="restarted web-1"');
     expect(counts.restart).toBe(1);
+  });
+
+  it('a graph a tool runs itself nests under that tool call; the finished model turn is not repeated', async () => {
+    const counts: Counts = {};
+    const build = () => {
+      const restart = tool(
+        async ({ host }) => {
+          counts.restart = (counts.restart ?? 0) + 1;
+          return `restarted ${host}`;
+        },
+        { name: 'restart', description: 'Restart a host', schema: z.object({ host: z.string() }) },
+      );
+      const innerModel = new ScriptedChatModel([
+        { toolCalls: [{ name: 'restart', args: { host: 'web-1' }, id: 'inner_1' }] },
+        reportResults,
+      ]);
+      const inner = createReactAgent({ llm: innerModel, tools: requireApproval([restart]), version: 'v2' });
+      const delegate = tool(
+        async ({ task }) => {
+          const out = await inner.invoke({ messages: [{ role: 'user', content: task }] });
+          return String(out.messages.at(-1)?.content);
+        },
+        {
+          name: 'delegate',
+          description: 'Hand a task to the worker',
+          schema: z.object({ task: z.string() }),
+        },
+      );
+      const llm = new ScriptedChatModel([
+        { toolCalls: [{ name: 'delegate', args: { task: 'restart web-1' } }] },
+        reportResults,
+      ]);
+      return {
+        agent: fromGraph(createReactAgent({ llm, tools: [delegate], version: 'v2' }), { name: 'ops' }),
+        innerModel,
+      };
+    };
+    const first = await build().agent.run('restart web-1');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const [action] = first.actions;
+    expect(action!.id).toBe('call_1_0/inner_1');
+    expect(action!.path.map((segment) => [segment.agent, segment.toolName])).toEqual([
+      ['ops', 'delegate'],
+      ['delegate', 'restart'],
+    ]);
+    const second = build();
+    const done = await second.agent.resume(serializeContinuation(first.continuation), {
+      [action!.id]: { type: 'approve' },
+    });
+    expect(done.status).toBe('completed');
+    expect(counts.restart).toBe(1);
+    // The worker's first model turn is in the saved state; only its last turn runs again.
+    expect(second.innerModel.requests).toHaveLength(1);
+  });
+
+  it('a plain interrupt() inside a tool is an input action on that tool call', async () => {
+    const ask = tool(
+      async ({ question }) => {
+        const answer = interrupt({ question });
+        return `answer: ${JSON.stringify(answer)}`;
+      },
+      { name: 'ask', description: 'Ask a human', schema: z.object({ question: z.string() }) },
+    );
+    const build = () =>
+      fromGraph(
+        createReactAgent({
+          llm: new ScriptedChatModel([
+            { toolCalls: [{ name: 'ask', args: { question: 'Which region?' } }] },
+            reportResults,
+          ]),
+          tools: [ask],
+          version: 'v2',
+        }),
+        { name: 'planner' },
+      );
+    const first = await build().run('plan');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    expect(first.actions.map((a) => [a.id, a.kind, a.toolName, a.request])).toEqual([
+      ['call_1_0', 'input', 'ask', { question: 'Which region?' }],
+    ]);
+    const done = await build().resume(serializeContinuation(first.continuation), {
+      call_1_0: { type: 'input', value: 'eu-west' },
+    });
+    expect(done.status).toBe('completed');
+    if (done.status === 'completed') expect(done.output).toBe('done: ask="answer: \\"eu-west\\""');
   });
 });
