@@ -136,3 +136,44 @@ it('on stop, a worker suspends its running agent at the next step, and another w
   expect([...executions.values()]).toEqual([1, 1, 1]);
   expect(replayCheckpoints(await log.read(runId)).output).toBe('completed 3 steps');
 });
+
+it('works without a checkpoint log: runs, saves the suspension, resumes it once', {
+  timeout: 60_000,
+}, async () => {
+  const outcomes: RunResult<unknown>[] = [];
+  const paid = new Map<string, number>();
+  const plain = createWorker({
+    store,
+    connectionString: PG_URL,
+    bossOptions,
+    prefix: 'plain',
+    pollingIntervalSeconds: 0.5,
+    id: 'plain',
+    agents: {
+      durable: durableTestAgent({
+        charge: (_args, ctx) => paid.set(ctx.idempotencyKey, (paid.get(ctx.idempotencyKey) ?? 0) + 1),
+        notify: () => 'sent',
+      }),
+    },
+    onResult: (result) => outcomes.push(result),
+  });
+  workers.push(plain);
+  await plain.start();
+  const runId = await plain.submitRun('durable', durablePlanInput({ steps: 2, approvals: [0] }), {
+    metadata: { tenant: 'acme' },
+  });
+  const suspended = await until(() => outcomes.find((result) => result.status === 'suspended'));
+  if (suspended.status !== 'suspended') throw new Error('unreachable');
+  expect(suspended.continuation.runId).toBe(runId);
+  expect(suspended.continuation.metadata).toEqual({ tenant: 'acme' });
+  expect((await store.load(suspended.continuation.id))?.status).toBe('suspended');
+  const decisions = { [suspended.actions[0]!.id]: { type: 'approve' as const } };
+  await plain.submitDecisions(suspended.continuation.id, decisions);
+  await plain.submitDecisions(suspended.continuation.id, decisions);
+  await until(() => outcomes.find((result) => result.status === 'completed'));
+  await until(async () =>
+    (await store.load(suspended.continuation.id))?.status === 'completed' ? true : undefined,
+  );
+  expect([...paid.values()]).toEqual([1]);
+  expect(await log.status(runId)).toBeUndefined();
+});
