@@ -16,7 +16,14 @@ import type {
 } from '@agent-continuations/core';
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from 'ai';
 
-/** The `providerMetadata` key under which the adapter keeps what only the AI SDK knows. */
+/**
+ * The `providerMetadata` key under which the adapter keeps what only the AI SDK knows.
+ *
+ * @example
+ * ```ts
+ * const { [AI_SDK_KEY]: _, ...providerOptions } = part.providerMetadata ?? {};
+ * ```
+ */
 export const AI_SDK_KEY = 'ai-sdk';
 
 type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
@@ -60,7 +67,14 @@ export function toModelMessages(messages: readonly Message[]): ModelMessage[] {
   return messages.map(toModelMessage);
 }
 
-/** Convert one AI SDK message to a neutral message. */
+/**
+ * Convert one AI SDK message to a neutral message.
+ *
+ * @example
+ * ```ts
+ * const neutral = toNeutralMessage({ role: 'user', content: [{ type: 'image', image: bytes, mediaType: 'image/png' }] });
+ * ```
+ */
 export function toNeutralMessage(message: ModelMessage): Message {
   switch (message.role) {
     case 'system':
@@ -97,7 +111,14 @@ export function toNeutralMessage(message: ModelMessage): Message {
   }
 }
 
-/** Convert one neutral message to an AI SDK message. */
+/**
+ * Convert one neutral message to an AI SDK message.
+ *
+ * @example
+ * ```ts
+ * const last = toModelMessage(continuation.messages.at(-1)!);
+ * ```
+ */
 export function toModelMessage(message: Message): ModelMessage {
   const { options, kept } = splitMeta(message.providerMetadata);
   const base = options ? { providerOptions: options as never } : {};

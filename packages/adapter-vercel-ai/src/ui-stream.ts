@@ -220,7 +220,16 @@ export function decisionsFromUIMessages(
   return decisions;
 }
 
-/** The `data-continuation` part of the last suspended run in a chat, if any. */
+/**
+ * The `data-continuation` part of the last suspended run in a chat, if any. Its `actions` came
+ * back from the browser: list the real ones from the stored continuation.
+ *
+ * @example
+ * ```ts
+ * const ref = continuationRefFromUIMessages(messages);
+ * const stored = ref && (await store.load(ref.id));
+ * ```
+ */
 export function continuationRefFromUIMessages(messages: readonly UIMessage[]): ContinuationData | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const parts = messages[i]!.parts;
