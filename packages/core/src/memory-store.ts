@@ -67,7 +67,10 @@ export function createMemoryStore(): ContinuationStore {
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
       const limit = filter.limit ?? 50;
-      const after = filter.cursor ? Number(filter.cursor) : 0;
+      const after = filter.cursor === undefined ? 0 : Number(filter.cursor);
+      if (!Number.isInteger(limit) || limit < 1 || !Number.isSafeInteger(after) || after < 0) {
+        throw new ContinuationError('INVALID_OPERATION', 'The list limit or cursor is not valid.');
+      }
       const statuses = filter.status === undefined ? undefined : ([] as StoredStatus[]).concat(filter.status);
       const matches = [...rows.values()]
         .filter((row) => row.seq > after)

@@ -3,6 +3,7 @@
  * worker resumes a given continuation.
  */
 import { canonicalJson } from './canonical';
+import { ContinuationError } from './errors';
 import type { Continuation } from './format';
 import type { JsonObject } from './json';
 
@@ -133,6 +134,15 @@ export function summarize(
     metadata: continuation.metadata,
     createdAt: continuation.createdAt,
   };
-  if (expiresAt !== undefined) summary.expiresAt = new Date(expiresAt).toISOString();
+  if (expiresAt !== undefined) {
+    const time = new Date(expiresAt);
+    if (Number.isNaN(time.getTime())) {
+      throw new ContinuationError(
+        'INVALID_OPERATION',
+        `expiresAt "${String(expiresAt)}" is not a valid date.`,
+      );
+    }
+    summary.expiresAt = time.toISOString();
+  }
   return summary;
 }
