@@ -22,6 +22,7 @@ import {
   type StoredContinuation,
   type StoredStatus,
   type StoredSummary,
+  summarize,
 } from '@agent-continuations/core';
 import pg from 'pg';
 
@@ -158,6 +159,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       migrated = undefined;
     },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
+      // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
+      const { expiresAt } = summarize(continuation, saveOptions.expiresAt);
       const body = await encodeStoredBody(continuation, encryption);
       await query(
         `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
@@ -171,7 +174,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           continuation.agent.name,
           canonicalJson(continuation.metadata),
           continuation.createdAt,
-          saveOptions.expiresAt === undefined ? null : new Date(saveOptions.expiresAt),
+          expiresAt ?? null,
           body,
         ],
       );

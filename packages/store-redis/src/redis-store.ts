@@ -22,6 +22,7 @@ import {
   type StoredContinuation,
   type StoredStatus,
   type StoredSummary,
+  summarize,
 } from '@agent-continuations/core';
 import { Redis } from 'ioredis';
 import { CLAIM, COMPLETE, DELETE, RELEASE, SAVE } from './scripts';
@@ -112,9 +113,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     keyOf,
     capabilities: { leases: true, expiry: true, multiProcess: true },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
+      // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
+      const { expiresAt } = summarize(continuation, saveOptions.expiresAt);
       const body = await encodeStoredBody(continuation, encryption);
-      const expiresAt =
-        saveOptions.expiresAt === undefined ? '' : String(new Date(saveOptions.expiresAt).getTime());
       await redis.continuationStoreSave(
         keyOf(continuation.id),
         `${prefix}seq`,
@@ -125,7 +126,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         continuation.agent.name,
         canonicalJson(continuation.metadata),
         continuation.createdAt,
-        expiresAt,
+        expiresAt === undefined ? '' : String(Date.parse(expiresAt)),
         body,
       );
     },

@@ -21,6 +21,7 @@ import {
   type StoredContinuation,
   type StoredStatus,
   type StoredSummary,
+  summarize,
 } from '@agent-continuations/core';
 import Database from 'better-sqlite3';
 
@@ -139,6 +140,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     table,
     capabilities: { leases: true, expiry: true, multiProcess: !db.memory },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
+      // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
+      const { expiresAt } = summarize(continuation, saveOptions.expiresAt);
       const body = await encodeStoredBody(continuation, encryption);
       upsert.run({
         id: continuation.id,
@@ -146,7 +149,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         agentName: continuation.agent.name,
         metadata: canonicalJson(continuation.metadata),
         createdAt: continuation.createdAt,
-        expiresAt: saveOptions.expiresAt === undefined ? null : new Date(saveOptions.expiresAt).getTime(),
+        expiresAt: expiresAt === undefined ? null : Date.parse(expiresAt),
         body,
       });
     },

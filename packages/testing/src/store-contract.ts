@@ -259,6 +259,18 @@ function listTests(open: Open, base: () => Continuation): void {
       expect(seen).toEqual(expected);
     });
 
+    it('refuses a bad limit or cursor, and a bad expiresAt, with INVALID_OPERATION', async () => {
+      const { store } = await open();
+      await expectCode(store.list({ limit: 0 }), 'INVALID_OPERATION');
+      await expectCode(store.list({ limit: 1.5 }), 'INVALID_OPERATION');
+      await expectCode(store.list({ cursor: 'not a cursor' }), 'INVALID_OPERATION');
+      await expectCode(
+        store.save(variant(base(), { id: 'c1' }), { expiresAt: 'next tuesday' }),
+        'INVALID_OPERATION',
+      );
+      expect(await store.load('c1')).toBeUndefined();
+    });
+
     it('returns an empty page for an empty store', async () => {
       const { store } = await open();
       expect(await store.list()).toEqual({ items: [] });
