@@ -5,7 +5,12 @@
  * Each prints one JSON line.
  */
 import { join } from 'node:path';
-import { type ContinuationStore, createContinuableAgent, type EngineAgent } from '@agent-continuations/core';
+import {
+  type ContinuationStore,
+  createContinuableAgent,
+  type EngineAgent,
+  type ModelPort,
+} from '@agent-continuations/core';
 import { openBenchStore } from './stores-open';
 
 const [mode, ...args] = process.argv.slice(2) as [string, ...string[]];
