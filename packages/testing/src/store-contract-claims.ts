@@ -130,7 +130,8 @@ export function claimTests(open: Open, base: () => Continuation, options: StoreC
     it('keeps a future expiresAt claimable until it passes, then reports it expired', async (context) => {
       const { store } = await open();
       if (!store.capabilities.expiry) return context.skip();
-      const expiresAt = new Date(Date.now() + 1_000).toISOString();
+      // Two seconds: room for the save, load and claim below on a busy machine before it expires.
+      const expiresAt = new Date(Date.now() + 2_000).toISOString();
       await store.save(variant(base(), { id: 'soon' }), { expiresAt });
       await store.save(variant(base(), { id: 'later' }), { expiresAt: new Date(Date.now() + 3_600_000) });
       expect(await store.load('soon')).toMatchObject({ status: 'suspended', expiresAt });
