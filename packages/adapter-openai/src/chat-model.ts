@@ -16,6 +16,12 @@ import { fromChatAssistant, toChatMessages } from './chat-messages';
 /** Settings passed through to every request (temperature, max tokens, ...), besides what the adapter sets. */
 export type ModelSettings = { [key: string]: unknown };
 
+/** How the ports send tools. */
+export interface PortOptions {
+  /** Names of the tools to send with `strict: true`. */
+  strictTools?: ReadonlySet<string>;
+}
+
 /**
  * A model port over the Chat Completions API of the user's own client.
  *
@@ -25,7 +31,12 @@ export type ModelSettings = { [key: string]: unknown };
  * const agent = createContinuableAgent({ name: 'accounts', model, tools });
  * ```
  */
-export function chatModel(client: OpenAI, model: string, settings: ModelSettings = {}): ModelPort {
+export function chatModel(
+  client: OpenAI,
+  model: string,
+  settings: ModelSettings = {},
+  options: PortOptions = {},
+): ModelPort {
   const body = (request: ModelRequest) => ({
     ...settings,
     model,
@@ -38,18 +49,19 @@ export function chatModel(client: OpenAI, model: string, settings: ModelSettings
               name: tool.name,
               ...(tool.description === undefined ? {} : { description: tool.description }),
               parameters: tool.inputSchema,
+              ...(options.strictTools?.has(tool.name) ? { strict: true } : {}),
             },
           })),
         }
       : {}),
   });
-  const options = (request: ModelRequest) => (request.signal ? { signal: request.signal } : {});
+  const requestOptions = (request: ModelRequest) => (request.signal ? { signal: request.signal } : {});
 
   return {
     async generate(request) {
       const completion = await client.chat.completions.create(
         { ...body(request), stream: false } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
-        options(request),
+        requestOptions(request),
       );
       const choice = completion.choices[0];
       if (!choice) throw new Error('The completion has no choices.');
@@ -66,7 +78,7 @@ export function chatModel(client: OpenAI, model: string, settings: ModelSettings
           stream: true,
           stream_options: { include_usage: true },
         } as OpenAI.Chat.ChatCompletionCreateParamsStreaming,
-        options(request),
+        requestOptions(request),
       );
       let content: string | null = null;
       let refusal: string | null = null;

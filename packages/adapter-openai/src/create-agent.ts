@@ -82,15 +82,17 @@ export function createAgent(config: OpenAIAgentConfig): EngineAgent {
     `Agent "${config.name}": \`tools\` must be an array.`,
   );
 
+  const tools = (config.tools ?? []).map(toEngineTool);
+  const ports = { strictTools: new Set(tools.filter((tool) => tool.strict).map((tool) => tool.name)) };
   const model =
     api === 'chat'
-      ? chatModel(config.client, config.model, config.modelSettings)
-      : responsesModel(config.client, config.model, config.modelSettings);
+      ? chatModel(config.client, config.model, config.modelSettings, ports)
+      : responsesModel(config.client, config.model, config.modelSettings, ports);
   return createContinuableAgent({
     name: config.name,
     framework: 'openai',
     model,
-    tools: (config.tools ?? []).map(toEngineTool),
+    tools,
     ...(config.description === undefined ? {} : { description: config.description }),
     ...(config.instructions === undefined ? {} : { instructions: config.instructions }),
     ...(config.suspendWhen === undefined ? {} : { suspendWhen: config.suspendWhen }),

@@ -4,13 +4,14 @@
  */
 export { agentTool, humanTool } from '@agent-continuations/core';
 export { fromChatAssistant, fromChatMessages, toChatMessages } from './chat-messages';
-export { chatModel, type ModelSettings } from './chat-model';
+export { chatModel, type ModelSettings, type PortOptions } from './chat-model';
 export { createAgent, type OpenAIAgentConfig } from './create-agent';
 export { fromResponsesItems, toResponsesItems } from './responses-items';
 export { responsesModel } from './responses-model';
 export {
   type ChatFunctionTool,
   type OpenAIAgentTool,
+  type OpenAIToolDefinition,
   type ResponsesFunctionTool,
   toEngineTool,
   tool,

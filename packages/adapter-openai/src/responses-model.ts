@@ -10,7 +10,7 @@ import type {
   Usage,
 } from '@agent-continuations/core';
 import type OpenAI from 'openai';
-import type { ModelSettings } from './chat-model';
+import type { ModelSettings, PortOptions } from './chat-model';
 import { fromResponsesItems, toResponsesItems } from './responses-items';
 
 /**
@@ -23,7 +23,12 @@ import { fromResponsesItems, toResponsesItems } from './responses-items';
  * const agent = createContinuableAgent({ name: 'accounts', model, tools });
  * ```
  */
-export function responsesModel(client: OpenAI, model: string, settings: ModelSettings = {}): ModelPort {
+export function responsesModel(
+  client: OpenAI,
+  model: string,
+  settings: ModelSettings = {},
+  options: PortOptions = {},
+): ModelPort {
   const body = (request: ModelRequest) => ({
     ...settings,
     model,
@@ -36,25 +41,25 @@ export function responsesModel(client: OpenAI, model: string, settings: ModelSet
             name: tool.name,
             ...(tool.description === undefined ? {} : { description: tool.description }),
             parameters: tool.inputSchema,
-            strict: false,
+            strict: options.strictTools?.has(tool.name) === true,
           })),
         }
       : {}),
   });
-  const options = (request: ModelRequest) => (request.signal ? { signal: request.signal } : {});
+  const requestOptions = (request: ModelRequest) => (request.signal ? { signal: request.signal } : {});
 
   return {
     async generate(request) {
       const response = await client.responses.create(
         { ...body(request), stream: false } as OpenAI.Responses.ResponseCreateParamsNonStreaming,
-        options(request),
+        requestOptions(request),
       );
       return toModelResponse(response);
     },
     async *stream(request): AsyncIterable<ModelStreamEvent> {
       const stream = await client.responses.create(
         { ...body(request), stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming,
-        options(request),
+        requestOptions(request),
       );
       for await (const event of stream) {
         if (event.type === 'response.output_text.delta') yield { type: 'text-delta', delta: event.delta };

@@ -9,7 +9,13 @@ import {
   type ToolContext,
   type ToolDefinition,
 } from '@agent-continuations/core';
+import { zodFunction } from 'openai/helpers/zod';
 import type { z } from 'zod';
+
+/** An engine tool, optionally sent to OpenAI with `strict: true` (Structured Outputs for arguments). */
+export type OpenAIToolDefinition<Args = any, Result = unknown> = ToolDefinition<Args, Result> & {
+  strict?: boolean;
+};
 
 /** A plain OpenAI function tool (Chat Completions shape) with its handler. */
 export interface ChatFunctionTool<Args = any> {
@@ -31,7 +37,7 @@ export interface ResponsesFunctionTool<Args = any> {
 }
 
 /** Anything `createAgent` accepts as a tool. */
-export type OpenAIAgentTool = ToolDefinition | ChatFunctionTool | ResponsesFunctionTool;
+export type OpenAIAgentTool = OpenAIToolDefinition | ChatFunctionTool | ResponsesFunctionTool;
 
 /**
  * Define a tool with a zod schema for its arguments. `ctx` offers `requestInput` (ask a human),
@@ -54,8 +60,21 @@ export function tool<S extends z.ZodType, Result>(options: {
   parameters: S;
   needsApproval?: ToolDefinition<z.output<S>>['needsApproval'];
   execute: (args: z.output<S>, ctx: ToolContext) => Result | Promise<Result>;
-}): ToolDefinition<z.output<S>, Result> {
-  return defineTool(options);
+  /**
+   * Send the tool with `strict: true`, its schema made by the SDK's own zod helper (`zodFunction`),
+   * so the model's arguments always match it. Strict mode needs every property required.
+   */
+  strict?: boolean;
+}): OpenAIToolDefinition<z.output<S>, Result> {
+  const { strict, ...rest } = options;
+  const definition = defineTool(rest);
+  if (!strict) return definition;
+  const sdkTool = zodFunction({
+    name: options.name,
+    parameters: options.parameters as never,
+    ...(options.description === undefined ? {} : { description: options.description }),
+  });
+  return { ...definition, inputSchema: sdkTool.function.parameters as JsonSchema, strict: true };
 }
 
 /**
@@ -72,8 +91,8 @@ export function tool<S extends z.ZodType, Result>(options: {
  * });
  * ```
  */
-export function toEngineTool(definition: OpenAIAgentTool): ToolDefinition {
-  if (!('type' in definition) || definition.type !== 'function') return definition as ToolDefinition;
+export function toEngineTool(definition: OpenAIAgentTool): OpenAIToolDefinition {
+  if (!('type' in definition) || definition.type !== 'function') return definition as OpenAIToolDefinition;
   const fn = 'function' in definition ? definition.function : definition;
   if (!fn.name) throw new ContinuationError('INVALID_OPERATION', 'A function tool needs a name.');
   const definitionWithHandler = definition as ChatFunctionTool | ResponsesFunctionTool;
@@ -89,5 +108,6 @@ export function toEngineTool(definition: OpenAIAgentTool): ToolDefinition {
       ? {}
       : { needsApproval: definitionWithHandler.needsApproval }),
     ...(definitionWithHandler.execute ? { execute: definitionWithHandler.execute } : {}),
+    ...(fn.strict ? { strict: true } : {}),
   };
 }

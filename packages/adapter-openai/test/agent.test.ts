@@ -255,6 +255,29 @@ describe.each(['chat', 'responses'] as const)('createAgent over the %s API', (ap
     );
   });
 
+  it('sends a strict tool with the schema of the SDK zod helper and strict: true; others without', async () => {
+    const strictLookup = tool({
+      name: 'strict_lookup',
+      parameters: z.object({ id: z.string() }),
+      strict: true,
+      execute: ({ id }) => ({ id }),
+    });
+    const agent = await agentOver(['ok'], { api, tools: [strictLookup, ...bank().tools] });
+    await agent.run('hi');
+    const sent = server!.requests[0]!.body.tools.map((t: any) => (api === 'chat' ? t.function : t));
+    expect(sent[0]).toMatchObject({
+      name: 'strict_lookup',
+      strict: true,
+      parameters: {
+        type: 'object',
+        properties: { id: { type: 'string' } },
+        required: ['id'],
+        additionalProperties: false,
+      },
+    });
+    expect(sent[1].strict ?? false).toBe(false);
+  });
+
   it('accepts plain OpenAI function-tool definitions with a handler, and asks a human through ctx.requestInput', async () => {
     let memo = '';
     const definition =

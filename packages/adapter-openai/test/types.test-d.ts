@@ -3,7 +3,7 @@ import type { EngineAgent, RunResult, ToolContext, ToolDefinition } from '@agent
 import type OpenAI from 'openai';
 import { expectTypeOf } from 'vitest';
 import { z } from 'zod';
-import { createAgent, type OpenAIAgentTool, tool } from '../src/index';
+import { createAgent, type OpenAIAgentTool, type OpenAIToolDefinition, tool } from '../src/index';
 
 const transfer = tool({
   name: 'transfer',
@@ -18,7 +18,8 @@ const transfer = tool({
     return { ok: true as const };
   },
 });
-expectTypeOf(transfer).toEqualTypeOf<ToolDefinition<{ to: string; amount: number }, { ok: true }>>();
+expectTypeOf(transfer).toEqualTypeOf<OpenAIToolDefinition<{ to: string; amount: number }, { ok: true }>>();
+expectTypeOf(transfer).toExtend<ToolDefinition<{ to: string; amount: number }, { ok: true }>>();
 expectTypeOf(transfer).toExtend<OpenAIAgentTool>();
 
 declare const client: OpenAI;
