@@ -1,0 +1,42 @@
+/**
+ * Assertions shared by the conformance scenarios.
+ */
+import {
+  type Continuation,
+  isContinuationError,
+  parseContinuation,
+  type RunResult,
+  type SuspendedResult,
+  serializeContinuation,
+} from '@agent-continuations/core';
+import { expect } from 'vitest';
+import type { ConformanceHarness } from './conformance-harness';
+
+/** True when the harness declared the feature unsupported. */
+export type Skip = (feature: keyof NonNullable<ConformanceHarness['unsupported']>) => boolean;
+
+export function suspended<O>(result: RunResult<O>): SuspendedResult {
+  if (result.status !== 'suspended')
+    throw new Error(
+      `Expected a suspended run, got ${result.status}: ${JSON.stringify(result).slice(0, 400)}`,
+    );
+  return result;
+}
+
+export function completed<O>(result: RunResult<O>) {
+  if (result.status !== 'completed') throw new Error(`Expected a completed run, got ${result.status}`);
+  return result;
+}
+
+/** Simulate a process boundary: the continuation goes through JSON text and back. */
+export function throughText(continuation: Continuation): Continuation {
+  return parseContinuation(JSON.parse(JSON.stringify(serializeContinuation(continuation))) as string);
+}
+
+export async function rejects(promise: Promise<unknown>, code: Parameters<typeof isContinuationError>[1]) {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(isContinuationError(error, code), `expected ${code}, got ${String(error)}`).toBe(true);
+}
