@@ -16,6 +16,7 @@ import {
   emptyUsage,
   fingerprintAgent,
   inputMessages,
+  type JsonObject,
   listActions,
   type Message,
   parseContinuation,
@@ -203,7 +204,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     runOptions: RunOptions,
   ): Promise<RunResult<string>> {
     const saver = new MemorySaver();
-    const messages = toLangChainMessages(continuation.messages);
+    const messages = toLangChainMessages(ownExtrasOnly(continuation.messages));
     const waiting = toolCallsOf(continuation.messages.at(-1)).length > 0;
     let input: unknown = { [messagesKey]: messages };
     if (waiting) {
@@ -361,4 +362,24 @@ function toolDefinition(lc: { name: string; description?: string; schema?: unkno
       : { execute: () => undefined }),
     ...(agent ? { agent } : {}),
   };
+}
+
+/**
+ * Another adapter's provider extras have no LangChain form (chat models would send them to the
+ * provider as content blocks), so a continuation rebuilt from neutral messages keeps only the
+ * `providerMetadata.langchain` entries and drops the rest.
+ */
+function ownExtrasOnly(messages: readonly Message[]): Message[] {
+  const keepOwn = <T extends { providerMetadata?: JsonObject }>(value: T): T => {
+    if (!value.providerMetadata) return value;
+    const { providerMetadata, ...rest } = value;
+    const own = providerMetadata.langchain;
+    return (own === undefined ? rest : { ...rest, providerMetadata: { langchain: own } }) as T;
+  };
+  return messages.map((message) => {
+    const top = keepOwn(message);
+    if (typeof top.content === 'string') return top;
+    const parts = (top.content as Array<{ providerMetadata?: JsonObject }>).map(keepOwn);
+    return { ...top, content: parts } as Message;
+  });
 }
