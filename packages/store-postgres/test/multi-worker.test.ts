@@ -27,7 +27,7 @@ function start(
       fileURLToPath(new URL(script, import.meta.url)),
       ...args,
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const ready = new Promise<void>((resolve) =>
     child.stdout!.on('data', (chunk) => String(chunk).includes('ready') && resolve()),
@@ -71,19 +71,26 @@ it('three worker processes finish 200 runs that each suspend twice, through a SI
     const deadline = Date.now() + 100_000;
     for (;;) {
       const paid = await count(`SELECT count(*) FROM ${schema}.payments`);
+      // Each signal lands inside the worker's next charge call (see worker-process.ts).
       if (!killed && paid >= 120) {
-        workers[0]!.child.kill('SIGKILL');
+        workers[0]!.child.stdin!.write('kill\n');
         killed = true;
       }
-      if (killed && !terminated && paid >= 200) {
-        workers[1]!.child.kill('SIGTERM');
+      if (!terminated && paid >= 200) {
+        workers[1]!.child.stdin!.write('term\n');
         terminated = true;
       }
       const done = await count(`SELECT count(*) FROM ${schema}.checkpoint_runs WHERE status = 'completed'`);
-      if (done === RUNS && terminated) break;
+      if (done === RUNS) break;
       if (Date.now() > deadline) throw new Error(`only ${done} of ${RUNS} runs completed (${paid} payments)`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    const signalled = await Promise.race([
+      Promise.all([workers[0]!.exit, workers[1]!.exit]),
+      new Promise<undefined>((resolve) => setTimeout(resolve, 20_000, undefined)),
+    ]);
+    if (!signalled)
+      throw new Error('a worker took no charge after its signal was armed, so it never stopped');
     decider.child.kill('SIGTERM');
     workers[2]!.child.kill('SIGTERM');
     const exits = await Promise.all([...workers.map((worker) => worker.exit), decider.exit]);
@@ -110,6 +117,15 @@ it('three worker processes finish 200 runs that each suspend twice, through a SI
       approvalSuspensions += byActions.length;
       predicateSuspensions += suspensions.length - byActions.length;
     }
+    // The charge each signal interrupted: the killed one ran again elsewhere and still paid once.
+    const interrupted = (owner: string) => ledgerReport.kills.find((kill) => kill.owner === owner)!.key;
+    const attemptsOf = (key: string) =>
+      ledgerReport.attempts.filter((a) => a.key === key).map((a) => a.owner);
+    const killedIn = attemptsOf(interrupted('w0'));
+    expect(killedIn).toHaveLength(2);
+    expect(killedIn[0]).toBe('w0');
+    expect(attemptsOf(interrupted('w1'))).toEqual(['w1']);
+    expect(predicateSuspensions).toBeGreaterThan(0);
     const attempts = (tool: string) => ledgerReport.attempts.filter((a) => a.tool === tool).length;
     console.log(
       `multi-worker: ${RUNS} runs, ${approvalSuspensions} approval suspensions, ${predicateSuspensions} shutdown suspensions;`,

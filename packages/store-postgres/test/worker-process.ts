@@ -1,7 +1,10 @@
 /**
  * A worker process for the multi-process test: `worker-process.ts <url> <schema> <id>`.
- * Prints `ready` once it takes jobs; on SIGTERM it stops gracefully and exits 0.
+ * Prints `ready` once it takes jobs; on SIGTERM it stops gracefully and exits 0. A line `kill` or
+ * `term` on stdin makes it send itself SIGKILL or SIGTERM inside its next `charge` call, after the
+ * call was noted in the ledger and before the payment: a worker dying, or told to stop, mid-tool.
  */
+import { createInterface } from 'node:readline';
 import { onAbort } from '@agent-continuations/core';
 import { durableTestAgent } from '@agent-continuations/testing';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
@@ -13,6 +16,10 @@ const [url, schema, id] = process.argv.slice(2) as [string, string, string];
 const ledger = await postgresCrashLedger(url, schema, id);
 const log = createPostgresCheckpointLog({ connectionString: url, schema });
 const store = await openWorkerStore(url, schema);
+let signalInNextCharge: NodeJS.Signals | undefined;
+createInterface({ input: process.stdin }).on('line', (line) => {
+  signalInNextCharge = line.trim() === 'kill' ? 'SIGKILL' : 'SIGTERM';
+});
 const worker = createWorker({
   store,
   checkpoints: log,
@@ -31,6 +38,13 @@ const worker = createWorker({
         suspendWhen: [onAbort(shutdown)],
         charge: async (_args, ctx) => {
           await ledger.attempt('charge', ctx.idempotencyKey);
+          const signal = signalInNextCharge;
+          signalInNextCharge = undefined;
+          if (signal) {
+            await ledger.killed(signal === 'SIGKILL' ? 'before-effect' : 'after-effect', ctx.idempotencyKey);
+            process.kill(process.pid, signal);
+            if (signal === 'SIGKILL') await new Promise(() => {});
+          }
           return (await ledger.pay(ctx.idempotencyKey)) ? 'paid' : 'already paid';
         },
         notify: async (_args, ctx) => {
