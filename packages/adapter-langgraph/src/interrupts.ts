@@ -248,11 +248,15 @@ function hitlDecision(decision: Decision, entry: { toolName: string }): JsonObje
   return { type: 'approve' };
 }
 
+/**
+ * LangGraph revives anything shaped like a serialized LangChain object when it reads a checkpoint,
+ * so payloads go through JSON again (`toJSON` gives the serialized form back).
+ */
 function ownEntry(value: OwnPayload): PendingEntry {
   const base = { toolCallId: value.toolCallId, toolName: value.toolName, args: value.args };
   if (value[MARK] === 'approval') return { kind: 'approval', ...base };
   if (value[MARK] === 'input') return { kind: 'input', ...base, request: value.request ?? null };
-  return { kind: 'agent', ...base, child: value.child as never };
+  return { kind: 'agent', ...base, child: toJson(value.child) as never };
 }
 
 /** True for payloads made by this adapter's wrappers. */

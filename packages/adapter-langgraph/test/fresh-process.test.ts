@@ -19,6 +19,8 @@ it('a three-level chain of three graph kinds resumes in a new Node process from 
     ['level3', 'transfer'],
   ]);
   expect(counts.transfer ?? 0).toBe(0);
+  // Plain JSON all the way down: nested continuations hold no revived LangChain objects.
+  expect(JSON.parse(serializeContinuation(first.continuation))).toEqual(first.continuation);
 
   const file = join(mkdtempSync(join(tmpdir(), 'lg-continuation-')), 'continuation.json');
   writeFileSync(file, serializeContinuation(first.continuation));

@@ -1,10 +1,10 @@
 import { isContinuationError, parseContinuation, serializeContinuation } from '@agent-continuations/core';
-import { lastToolResults } from '@agent-continuations/testing';
+import { type Counts, lastToolResults, reportResults } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
 import { createAgent, humanInTheLoopMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fromGraph } from '../src';
+import { agentTool, fromGraph } from '../src';
 import { ScriptedChatModel } from './scripted-chat-model';
 
 function build() {
@@ -90,4 +90,63 @@ describe('createAgent with the human-in-the-loop middleware', () => {
     expect(done.status).toBe('completed');
     if (done.status === 'completed') expect(done.output).toContain('web-1 is serving traffic');
   });
+
+  for (const depth of [1, 2, 3]) {
+    it(`depth ${depth}: createAgent + middleware at every level, resumed by fresh agents from JSON`, async () => {
+      const counts: Counts = {};
+      const chain = () => {
+        const pay = tool(
+          async ({ to }) => {
+            counts.pay = (counts.pay ?? 0) + 1;
+            return `paid ${to}`;
+          },
+          { name: 'pay', description: 'Pay someone', schema: z.object({ to: z.string() }) },
+        );
+        let agent = fromGraph(
+          createAgent({
+            model: new ScriptedChatModel([
+              { toolCalls: [{ name: 'pay', args: { to: 'bob' } }] },
+              reportResults,
+            ]),
+            tools: [pay],
+            middleware: [humanInTheLoopMiddleware({ interruptOn: { pay: true } })],
+          }),
+          { name: `level${depth}` },
+        );
+        for (let level = depth - 1; level >= 1; level--) {
+          const toolName = `ask_level${level + 1}`;
+          agent = fromGraph(
+            createAgent({
+              model: new ScriptedChatModel([
+                { toolCalls: [{ name: toolName, args: { input: 'pay bob' } }] },
+                reportResults,
+              ]),
+              tools: [agentTool(agent, { name: toolName })],
+              middleware: [humanInTheLoopMiddleware({ interruptOn: {} })],
+            }),
+            { name: `level${level}` },
+          );
+        }
+        return agent;
+      };
+      const first = await chain().run('pay bob');
+      if (first.status !== 'suspended') throw new Error('expected a suspension');
+      const [action] = first.actions;
+      expect(action!.path.map((segment) => segment.agent)).toEqual(
+        Array.from({ length: depth }, (_, i) => `level${i + 1}`),
+      );
+      expect(action!.toolName).toBe('pay');
+      expect(counts.pay ?? 0).toBe(0);
+      const done = await chain().resume(
+        JSON.parse(JSON.stringify(serializeContinuation(first.continuation))),
+        {
+          [action!.id]: { type: 'approve' },
+        },
+      );
+      expect(done.status).toBe('completed');
+      expect(counts.pay).toBe(1);
+      if (done.status === 'completed')
+        expect(done.output).toContain(depth === 1 ? 'pay="paid bob"' : 'ask_level2=');
+    });
+  }
 });
