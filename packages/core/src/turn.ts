@@ -218,7 +218,13 @@ async function execute(
     state.pending.set(call.toolCallId, suspension);
     return;
   }
-  return finish(turn, call, toJson(output), false);
+  let json: JsonValue;
+  try {
+    json = toJson(output);
+  } catch (error) {
+    return finish(turn, call, { error: `The tool's result is not JSON: ${(error as Error).message}` }, true);
+  }
+  return finish(turn, call, json, false);
 }
 
 async function finish(

@@ -89,6 +89,24 @@ describe('the engine tells the model what went wrong and goes on', () => {
     expect(done.output).toContain('done:');
   });
 
+  it('a result that is not JSON becomes an error result instead of failing the run', async () => {
+    const circular = defineTool({
+      name: 'circular',
+      parameters: z.object({}),
+      execute: async () => {
+        const value: Record<string, unknown> = {};
+        value.self = value;
+        return value;
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'circular', args: {} }] }, reportResults]);
+    const agent = createContinuableAgent({ name: 'c', model, tools: [circular] });
+    completed(await agent.run('go'));
+    const [result] = lastToolResults(model.calls[1]!.messages);
+    expect(result!.isError).toBe(true);
+    expect(JSON.stringify(result!.output)).toContain('not JSON');
+  });
+
   it("toolErrors: 'throw' lets a tool's error end the run", async () => {
     const agent = bank([{ toolCalls: [{ name: 'explode', args: {} }] }], {}, { toolErrors: 'throw' });
     await expect(agent.run('go')).rejects.toThrow('boom');
