@@ -1,0 +1,132 @@
+/**
+ * Mixed nesting: a root agent of one framework calls a middle agent of another, which calls a leaf
+ * of a third. In one model turn the middle calls the leaf (which asks approval for `transfer`) and
+ * its own `refund` (which asks approval too); the root ran `lookup_account` beside it.
+ */
+import type { ContinuableAgent } from '@agent-continuations/core';
+import { type Counts, reportResults, type Script } from '@agent-continuations/testing';
+import { z } from 'zod';
+import { type AgentSpec, buildAgent, type Framework } from './frameworks';
+
+/** A chain of three frameworks, root first. */
+export interface Chain {
+  id: string;
+  levels: readonly [Framework, Framework, Framework];
+}
+
+/** Three chains that put every adapter at every level. */
+export const CHAINS: readonly Chain[] = [
+  { id: 'lg-ai-oc', levels: ['langgraph', 'vercel-ai', 'openai-chat'] },
+  { id: 'or-lg-ai', levels: ['openai-responses', 'langgraph', 'vercel-ai'] },
+  { id: 'ai-oc-lg', levels: ['vercel-ai', 'openai-chat', 'langgraph'] },
+];
+
+/** The scripts of a chain's three agents, by model name (the agent's name). */
+export function chainScripts(chain: Chain): Record<string, Script> {
+  return {
+    [`${chain.id}-root`]: [
+      {
+        toolCalls: [
+          { name: 'lookup_account', args: { account: 'A-1' } },
+          { name: 'ask_middle', args: { input: 'refund order O-7 and pay Bob 50' } },
+        ],
+      },
+      reportResults,
+    ],
+    [`${chain.id}-middle`]: [
+      {
+        toolCalls: [
+          { name: 'ask_leaf', args: { input: 'pay Bob 50' } },
+          { name: 'refund', args: { order: 'O-7', amount: 20 } },
+        ],
+      },
+      reportResults,
+    ],
+    [`${chain.id}-leaf`]: [
+      { toolCalls: [{ name: 'transfer', args: { to: 'bob', amount: 50 } }] },
+      reportResults,
+    ],
+  };
+}
+
+/** Build the chain's root agent (and below it the middle and the leaf) with counted tools. */
+export function buildChain(chain: Chain, counts: Counts, baseURL: string): ContinuableAgent<string, string> {
+  const bump = (name: string) => {
+    counts[name] = (counts[name] ?? 0) + 1;
+  };
+  const [rootKind, middleKind, leafKind] = chain.levels;
+  const leaf: AgentSpec = {
+    name: `${chain.id}-leaf`,
+    model: `${chain.id}-leaf`,
+    instructions: 'You move money.',
+    tools: [
+      {
+        kind: 'function',
+        name: 'transfer',
+        description: 'Transfer money to someone',
+        parameters: z.object({ to: z.string(), amount: z.number().positive() }),
+        needsApproval: true,
+        async execute({ to, amount }) {
+          bump('transfer');
+          return { ok: true, to, amount };
+        },
+      },
+    ],
+  };
+  const middle: AgentSpec = {
+    name: `${chain.id}-middle`,
+    model: `${chain.id}-middle`,
+    instructions: 'You handle refunds and delegate payments.',
+    tools: [
+      {
+        kind: 'agent',
+        name: 'ask_leaf',
+        description: 'Delegate a payment',
+        agent: buildAgent(leafKind, leaf, baseURL),
+      },
+      {
+        kind: 'function',
+        name: 'refund',
+        description: 'Refund an order',
+        parameters: z.object({ order: z.string(), amount: z.number().positive() }),
+        needsApproval: true,
+        async execute({ order, amount }) {
+          bump('refund');
+          return { ok: true, order, amount };
+        },
+      },
+    ],
+  };
+  const root: AgentSpec = {
+    name: `${chain.id}-root`,
+    model: `${chain.id}-root`,
+    instructions: 'You run customer cases.',
+    tools: [
+      {
+        kind: 'function',
+        name: 'lookup_account',
+        description: 'Look up an account balance',
+        parameters: z.object({ account: z.string() }),
+        async execute({ account }) {
+          bump('lookup_account');
+          return { account, balance: 120 };
+        },
+      },
+      {
+        kind: 'agent',
+        name: 'ask_middle',
+        description: 'Delegate a customer case',
+        agent: buildAgent(middleKind, middle, baseURL),
+      },
+    ],
+  };
+  return buildAgent(rootKind, root, baseURL);
+}
+
+/** The leaf's, the middle's and the root's final answers once both approvals ran. */
+export function expectedOutputs(): { leaf: string; middle: string; root: string } {
+  const leaf = 'done: transfer={"ok":true,"to":"bob","amount":50}';
+  const middle = `done: ask_leaf=${JSON.stringify(leaf)} | refund={"ok":true,"order":"O-7","amount":20}`;
+  const root = `done: lookup_account={"account":"A-1","balance":120} | ask_middle=${JSON.stringify(middle)}`;
+  return { leaf, middle, root };
+}
