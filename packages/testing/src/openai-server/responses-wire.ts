@@ -18,6 +18,7 @@ export interface ResponsesRequestBody {
   model?: string;
   input?: string | any[];
   instructions?: string | null;
+  previous_response_id?: string | null;
   tools?: any[];
   stream?: boolean;
 }
@@ -27,11 +28,14 @@ export function responsesRequestToModelRequest(
   body: ResponsesRequestBody,
   /** Items the server sent earlier, by id, to resolve `item_reference` inputs. */
   known: ReadonlyMap<string, any>,
+  /** The items of an earlier response's conversation, when the request continues it by `previous_response_id`. */
+  earlier: readonly any[] = [],
 ): ModelRequest {
   const instructions: string[] = body.instructions ? [body.instructions] : [];
   const messages: Message[] = [];
   const toolNames = new Map<string, string>();
-  const items = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
+  const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
+  const items = [...earlier, ...input];
   let leading = true;
   // Reasoning, text and function calls of one model turn arrive as separate items: one assistant message.
   const assistant = (): Exclude<AssistantMessage['content'], string> => {

@@ -5,6 +5,8 @@
  * It serves `POST /v1/chat/completions` and `POST /v1/responses`, streaming (SSE) and not. Each
  * request is routed by its `model` field to a script, which sees the neutral request (the same
  * `Script` as `scriptedModel`, so a script replies the same on the wire and in-process).
+ * Responses continued by `previous_response_id` or `item_reference` are resolved from what the
+ * server sent before.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -89,6 +91,8 @@ export async function startScriptedOpenAIServer(
   const requests: RecordedRequest[] = [];
   const failures: { status: number; message: string }[] = [];
   const known = new Map<string, any>();
+  // Each response's whole conversation (earlier items, input, output), for `previous_response_id`.
+  const conversations = new Map<string, any[]>();
   let counter = 0;
   const nextId = (prefix: string) => `${prefix}_${(++counter).toString().padStart(6, '0')}`;
 
@@ -145,7 +149,19 @@ export async function startScriptedOpenAIServer(
     let modelRequest: ModelRequest;
     let response: ModelResponse;
     try {
-      modelRequest = isChat ? chatRequestToModelRequest(body) : responsesRequestToModelRequest(body, known);
+      if (isResponses && body.previous_response_id && !conversations.has(body.previous_response_id)) {
+        return answer(
+          404,
+          apiError(
+            `No response ${body.previous_response_id} on this server.`,
+            'invalid_request_error',
+            'previous_response_not_found',
+          ),
+        );
+      }
+      modelRequest = isChat
+        ? chatRequestToModelRequest(body)
+        : responsesRequestToModelRequest(body, known, conversations.get(body.previous_response_id) ?? []);
       record.modelRequest = modelRequest;
       response = await scripted.generate(modelRequest);
     } catch (error) {
@@ -176,6 +192,9 @@ export async function startScriptedOpenAIServer(
     const id = nextId('resp');
     const output = outputItems(response, nextId, wire);
     for (const item of output) known.set(item.id, item);
+    const input =
+      typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
+    conversations.set(id, [...(conversations.get(body.previous_response_id) ?? []), ...input, ...output]);
     const request = body as ResponsesRequestBody;
     if (!record.stream)
       return answer(200, {

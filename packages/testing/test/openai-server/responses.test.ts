@@ -142,4 +142,27 @@ describe('scripted OpenAI server: responses', () => {
       'tool-call',
     ]);
   });
+
+  it('continues a conversation by previous_response_id', async () => {
+    server = await startScriptedOpenAIServer({ scripts: { banker: script } });
+    const client = new OpenAI({ baseURL: server.baseURL, apiKey: 'test', maxRetries: 0 });
+    const first = await client.responses.create({ model: 'banker', input: 'balances', tools });
+    const second = await client.responses.create({
+      model: 'banker',
+      previous_response_id: first.id,
+      input: [
+        { type: 'function_call_output', call_id: 'call_1_0', output: '1' },
+        { type: 'function_call_output', call_id: 'call_1_1', output: '2' },
+      ],
+    });
+    expect(second.output_text).toBe('Got 2 results.');
+    expect(server.requests[1]!.modelRequest!.messages.map((message) => message.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+    ]);
+    await expect(
+      client.responses.create({ model: 'banker', previous_response_id: 'resp_missing', input: 'x' }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
 });
