@@ -205,5 +205,77 @@ export function runCheckpointLogContract(name: string, factory: CheckpointLogFac
         isContinuationError(e, 'CLAIM_CONFLICT'),
       );
     });
+
+    it('recovers a run that died after its final answer was recorded, without calling the model again', async () => {
+      const crashed = countingAgent();
+      await expect(
+        runDurably(crashed.agent, log, durablePlanInput({ steps: 2 }), {
+          runId: 'r6',
+          owner: 'w1',
+          leaseMs: 1,
+          onEvent: (event) => {
+            if (event.type === 'model-call' && event.step === 3) throw new Error('killed');
+          },
+        }),
+      ).rejects.toThrow('killed');
+      while ((await log.expired()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      const before = (await log.read('r6')).length;
+      const healthy = countingAgent();
+      const result = await recoverRun(healthy.agent, log, 'r6', { owner: 'w2' });
+      expect(result).toMatchObject({ status: 'completed', output: 'completed 2 steps', step: 3 });
+      const after = await log.read('r6');
+      expect(after.slice(before)).toEqual([
+        { type: 'end', status: 'completed', output: 'completed 2 steps' },
+      ]);
+      expect(healthy.counts).toEqual({ charge: 0, notify: 0 });
+    });
+
+    it('recovers a run that died before its first step, and a resume that died before applying its decisions', async () => {
+      const start = {
+        type: 'start' as const,
+        runId: 'r7',
+        agentName: 'durable',
+        at: new Date().toISOString(),
+      };
+      const input = [{ role: 'user' as const, content: durablePlanInput({ steps: 1, approvals: [0] }) }];
+      await log.begin({ ...start, input, metadata: { tenant: 'acme' } }, { owner: 'w1', leaseMs: 1 });
+      while ((await log.expired()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      const { agent, counts } = countingAgent();
+      const first = await recoverRun(agent, log, 'r7', { owner: 'w2' });
+      expect(first.status).toBe('suspended');
+      if (first.status !== 'suspended') return;
+      expect(first.continuation.metadata).toEqual({ tenant: 'acme' });
+
+      const decisions = { [first.actions[0]!.id]: { type: 'approve' as const } };
+      await log.begin({ ...start, fromId: first.continuation.id, decisions }, { owner: 'w3', leaseMs: 1 });
+      while ((await log.expired()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      const second = await recoverRun(agent, log, 'r7', { owner: 'w4' });
+      expect(second).toMatchObject({ status: 'completed', output: 'completed 1 steps' });
+      expect(counts).toEqual({ charge: 1, notify: 0 });
+      expect(replayCheckpoints(await log.read('r7')).continuation!.decisions).toHaveLength(1);
+    });
+
+    it('refuses an inconsistent log with a typed error', async () => {
+      expect(() => replayCheckpoints([])).toThrow(expect.objectContaining({ code: 'INVALID_CONTINUATION' }));
+      const start = {
+        type: 'start' as const,
+        runId: 'r8',
+        agentName: 'durable',
+        at: new Date().toISOString(),
+      };
+      const resumeUnknown = [start, { ...start, fromId: 'not-a-suspension', decisions: {} }];
+      expect(() => replayCheckpoints([{ ...start, input: [] }, ...resumeUnknown.slice(1)])).toThrow(
+        expect.objectContaining({ code: 'INVALID_CONTINUATION' }),
+      );
+      const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+      const afterEnd = [
+        { ...start, input: [] },
+        { type: 'end' as const, status: 'completed' as const },
+        { type: 'step' as const, step: 1, usage },
+      ];
+      expect(() => replayCheckpoints(afterEnd)).toThrow(
+        expect.objectContaining({ code: 'INVALID_CONTINUATION' }),
+      );
+    });
   });
 }
