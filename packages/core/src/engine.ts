@@ -130,13 +130,8 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     return drive(state, new Map(), false, options, sink);
   }
 
-  async function resume(
-    input: Continuation | string,
-    decisions: Decisions = {},
-    options: RunOptions = {},
-    sink?: StreamSink,
-  ): Promise<RunResult<string>> {
-    const continuation = parseContinuation(input);
+  /** Refuse, before anything runs, a continuation this agent cannot resume. */
+  async function checkResumable(continuation: Continuation, options: RunOptions): Promise<void> {
     if (continuation.agent.name !== config.name) {
       throw new ContinuationError(
         'AGENT_MISMATCH',
@@ -177,6 +172,16 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
         'This continuation waits for nothing: its run already ended.',
       );
     }
+  }
+
+  async function resume(
+    input: Continuation | string,
+    decisions: Decisions = {},
+    options: RunOptions = {},
+    sink?: StreamSink,
+  ): Promise<RunResult<string>> {
+    const continuation = parseContinuation(input);
+    await checkResumable(continuation, options);
     await checkDecisions(continuation, decisions, tools);
 
     const state = stateFromContinuation(continuation, await agentRef());
@@ -341,7 +346,12 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     tools,
     run: (input, options = {}) => start(input, options),
     resume: (continuation, decisions, options = {}) => resume(continuation, decisions, options),
-    checkDecisions: (continuation, decisions) => checkDecisions(continuation, decisions, tools),
+    // A parent checks a child's decisions through this before anything runs: a child that cannot
+    // resume (changed, renamed) must fail there, not later inside the parent's tool call.
+    checkDecisions: async (continuation, decisions) => {
+      await checkResumable(continuation, {});
+      await checkDecisions(continuation, decisions, tools);
+    },
     fingerprint: getFingerprint,
     stream: (input, options = {}) =>
       createStream<string>((sink) =>
