@@ -253,9 +253,9 @@ function hitlDecision(decision: Decision, entry: { toolName: string }): JsonObje
  * so payloads go through JSON again (`toJSON` gives the serialized form back).
  */
 function ownEntry(value: OwnPayload): PendingEntry {
-  const base = { toolCallId: value.toolCallId, toolName: value.toolName, args: value.args };
+  const base = { toolCallId: value.toolCallId, toolName: value.toolName, args: toJson(value.args) };
   if (value[MARK] === 'approval') return { kind: 'approval', ...base };
-  if (value[MARK] === 'input') return { kind: 'input', ...base, request: value.request ?? null };
+  if (value[MARK] === 'input') return { kind: 'input', ...base, request: toJson(value.request) };
   return { kind: 'agent', ...base, child: toJson(value.child) as never };
 }
 
