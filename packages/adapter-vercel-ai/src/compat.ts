@@ -72,8 +72,8 @@ export function toolOptionsContext(settings: AnySettings, toolName: string): Rec
   };
 }
 
-/** How an approval check ends: ask a human, run without asking, or refuse without asking (ai@7). */
-export type ApprovalStatus = 'ask' | 'run' | 'deny';
+/** How an approval check ends: ask a human, run without asking, or refuse without asking (ai@7, with its reason). */
+export type ApprovalStatus = 'ask' | 'run' | { deny: string | undefined };
 
 /**
  * Decide whether a call needs a human: the `ai@7` `toolApproval` policy first (generic function
@@ -116,8 +116,12 @@ export async function approvalStatus(
 }
 
 function fromPolicyStatus(status: unknown): ApprovalStatus {
-  const type = typeof status === 'object' && status !== null ? (status as { type?: unknown }).type : status;
+  const object =
+    typeof status === 'object' && status !== null
+      ? (status as { type?: unknown; reason?: unknown })
+      : undefined;
+  const type = object ? object.type : status;
   if (type === 'user-approval') return 'ask';
-  if (type === 'denied') return 'deny';
+  if (type === 'denied') return { deny: typeof object?.reason === 'string' ? object.reason : undefined };
   return 'run';
 }

@@ -125,7 +125,7 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
   const inputSchema = (await schema.jsonSchema) as JsonSchema;
   const binding = (sdkTool as { [AGENT]?: AgentBinding })[AGENT];
   // Calls refused by an `ai@7` policy, remembered between the approval check and `execute`.
-  const denied = new Set<string>();
+  const denied = new Map<string, string | undefined>();
   const definition: ToolDefinition = {
     name,
     ...(sdkTool.description === undefined ? {} : { description: sdkTool.description }),
@@ -142,7 +142,7 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
         toolCallId: ctx.toolCallId,
         messages: toModelMessages(ctx.messages),
       });
-      if (status === 'deny') denied.add(`${ctx.runId}:${ctx.toolCallId}`);
+      if (typeof status === 'object') denied.set(`${ctx.runId}:${ctx.toolCallId}`, status.deny);
       return status === 'ask';
     },
   };
@@ -166,8 +166,12 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
     return definition;
   }
   definition.execute = async (args, ctx) => {
-    if (denied.delete(`${ctx.runId}:${ctx.toolCallId}`))
-      throw new Error('The tool approval policy denied this call.');
+    const key = `${ctx.runId}:${ctx.toolCallId}`;
+    if (denied.has(key)) {
+      const reason = denied.get(key);
+      denied.delete(key);
+      throw new Error(`The tool approval policy denied this call${reason ? `: ${reason}` : '.'}`);
+    }
     const options = {
       toolCallId: ctx.toolCallId,
       messages: toModelMessages(ctx.messages),

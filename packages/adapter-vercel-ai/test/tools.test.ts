@@ -94,6 +94,7 @@ describe('approval settings', () => {
     expect(ran).toEqual([5]);
     const results = lastToolResults(model.requests[1]!.messages);
     expect(results.map((result) => result.isError ?? false)).toEqual([false, true]);
+    expect(JSON.stringify(results[1]!.output)).toContain('denied this call: too much');
   });
 });
 
