@@ -1,18 +1,21 @@
 /**
- * One-off writer of the frozen fixture corpus in `test/fixtures/`: valid continuations from real
- * runs of the engine with scripted models, and bad ones derived from them, each listed in
+ * Writer of the frozen fixture corpus in `test/fixtures/`: valid continuations from real runs of
+ * the engine with scripted models, and bad ones derived from them, each listed in
  * `bad/manifest.json` with the error code it must raise. The tests only read these files.
  *
- * The corpus is frozen once committed: files saved by an older release must stay readable. This
- * script refuses to overwrite it; pass `--force` only when adding a new format version's corpus.
+ * `valid/` is frozen once committed: files saved by an older release must stay readable. When it
+ * exists, this script reads it and rewrites only `bad/` (the same bytes, plus any case added
+ * below); `--force` runs the agents again and replaces `valid/` too, which is only for the corpus
+ * of a new format version.
  *
  * Run from packages/core: `tsx --conditions=@agent-continuations/source scripts/generate-fixtures.ts`
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type Continuation,
+  parseContinuation,
   type RunResult,
   sealContinuation,
   serializeContinuation,
@@ -20,39 +23,10 @@ import {
 import { FIXTURE_SEAL_SECRET, fixtureAgents } from '../test/fixtures/agents';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures');
-if (existsSync(join(root, 'valid')) && !process.argv.includes('--force')) {
-  console.error('test/fixtures/valid exists: the corpus is frozen. Pass --force to rewrite it.');
-  process.exit(1);
-}
-
-const agents = fixtureAgents();
-const valid: Record<string, Continuation> = {
-  'flat-approval.json': suspended(
-    await agents.bank.run('Send 250 EUR to bob', {
-      runId: 'run-flat-approval',
-      metadata: { tenant: 'acme' },
-    }),
-  ),
-  'nested-depth-3.json': suspended(await agents.hr.run('Give ann a raise', { runId: 'run-nested-depth-3' })),
-  'parallel-pending.json': suspended(
-    await agents.ops.run('Sort out account acc-9', { runId: 'run-parallel' }),
-  ),
-  'predicate-suspended.json': suspended(
-    await agents.research.run('Research continuations', { runId: 'run-predicate' }),
-  ),
-};
-const expensesFirst = suspended(await agents.expenses.run('File my lunch', { runId: 'run-input-journal' }));
-// Answer only the first of file_expense's two questions: it suspends again with a journal.
-valid['input-journal.json'] = suspended(
-  await agents.expenses.resume(expensesFirst, { call_1_1: { type: 'input', value: 'CC-42', by: 'dana' } }),
-);
-valid['sealed-approval.json'] = await sealContinuation(
-  suspended(await agents.bank.run('Send 250 EUR to bob', { runId: 'run-sealed' })),
-  FIXTURE_SEAL_SECRET,
-  { keyId: 'fixture' },
-);
-
-for (const [file, continuation] of Object.entries(valid)) write(`valid/${file}`, pretty(continuation));
+const frozen = existsSync(join(root, 'valid')) && !process.argv.includes('--force');
+const valid = frozen ? readValid() : await runAgents();
+if (!frozen)
+  for (const [file, continuation] of Object.entries(valid)) write(`valid/${file}`, pretty(continuation));
 
 const flat = valid['flat-approval.json']!;
 const nested = valid['nested-depth-3.json']!;
@@ -179,22 +153,109 @@ const decisions: Record<string, { continuation: string; decisions: unknown; code
   },
 };
 
+/**
+ * Continuations a given agent must refuse to resume, before anything runs: `continuation` is a
+ * valid fixture's name or the continuation itself, `agent` the fixture agent asked to resume it.
+ */
+const resume: Record<
+  string,
+  { continuation: string | object; agent: string; decisions?: object; code: string }
+> = {
+  'wrong-agent.json': { continuation: 'flat-approval.json', agent: 'hr', code: 'AGENT_MISMATCH' },
+  'changed-tool-schema.json': {
+    continuation: {
+      ...flat,
+      agent: { ...flat.agent, fingerprint: changedFingerprint(flat.agent.fingerprint!) },
+    },
+    agent: 'bank',
+    code: 'AGENT_CHANGED',
+  },
+  'nested-changed-tool-schema.json': {
+    continuation: editChild(nested, 3, (child) => ({
+      ...child,
+      agent: { ...child.agent, fingerprint: changedFingerprint(child.agent.fingerprint!) },
+    })),
+    agent: 'hr',
+    decisions: { 'call_1_0/call_1_0/call_1_0': { type: 'approve' } },
+    code: 'AGENT_CHANGED',
+  },
+  'unknown-tool.json': {
+    continuation: { ...flat, pending: flat.pending.map((entry) => ({ ...entry, toolName: 'wire_money' })) },
+    agent: 'bank',
+    code: 'UNKNOWN_TOOL',
+  },
+  'already-ended.json': {
+    continuation: {
+      ...flat,
+      pending: [],
+      messages: [flat.messages[0], { role: 'assistant', content: 'Nothing to do.' }],
+    },
+    agent: 'bank',
+    code: 'NOT_RESUMABLE',
+  },
+};
+
 const manifest = {
   $comment:
-    'Bad inputs and the ContinuationError code each must raise. parse: parseContinuation(text). parseSealed: parseContinuation(text, { secret }). decisions: resume the named valid fixture with these decisions.',
+    'Bad inputs and the ContinuationError code each must raise. parse: parseContinuation(text). parseSealed: parseContinuation(text, { secret }). decisions: resume the named valid fixture with these decisions. resume: the named agent resumes the continuation (a valid fixture name, or inline) with the decisions given.',
   parse: Object.fromEntries(Object.entries(parse).map(([file, [code]]) => [file, code])),
   parseSealed: Object.fromEntries(Object.entries(parseSealed).map(([file, [code]]) => [file, code])),
   decisions: Object.fromEntries(Object.entries(decisions).map(([file, { code }]) => [file, code])),
+  resume: Object.fromEntries(Object.entries(resume).map(([file, { code }]) => [file, code])),
 };
 for (const [file, [, text]] of Object.entries(parse)) write(`bad/parse/${file}`, text);
 for (const [file, [, text]] of Object.entries(parseSealed)) write(`bad/parse-sealed/${file}`, text);
 for (const [file, { continuation, decisions: body }] of Object.entries(decisions)) {
   write(`bad/decisions/${file}`, pretty({ continuation, decisions: body }));
 }
+for (const [file, { continuation, agent, decisions: body }] of Object.entries(resume)) {
+  write(`bad/resume/${file}`, pretty({ agent, continuation, decisions: body ?? {} }));
+}
 write('bad/manifest.json', pretty(manifest));
-console.log(
-  `wrote ${Object.keys(valid).length} valid and ${Object.keys(manifest.parse).length + Object.keys(manifest.parseSealed).length + Object.keys(manifest.decisions).length} bad fixtures`,
+const bad = [parse, parseSealed, decisions, resume].reduce(
+  (sum, section) => sum + Object.keys(section).length,
+  0,
 );
+console.log(`${frozen ? 'kept' : 'wrote'} ${Object.keys(valid).length} valid and wrote ${bad} bad fixtures`);
+
+async function runAgents(): Promise<Record<string, Continuation>> {
+  const agents = fixtureAgents();
+  const runs: Record<string, Continuation> = {
+    'flat-approval.json': suspended(
+      await agents.bank.run('Send 250 EUR to bob', {
+        runId: 'run-flat-approval',
+        metadata: { tenant: 'acme' },
+      }),
+    ),
+    'nested-depth-3.json': suspended(
+      await agents.hr.run('Give ann a raise', { runId: 'run-nested-depth-3' }),
+    ),
+    'parallel-pending.json': suspended(
+      await agents.ops.run('Sort out account acc-9', { runId: 'run-parallel' }),
+    ),
+    'predicate-suspended.json': suspended(
+      await agents.research.run('Research continuations', { runId: 'run-predicate' }),
+    ),
+  };
+  const expensesFirst = suspended(await agents.expenses.run('File my lunch', { runId: 'run-input-journal' }));
+  // Answer only the first of file_expense's two questions: it suspends again with a journal.
+  runs['input-journal.json'] = suspended(
+    await agents.expenses.resume(expensesFirst, { call_1_1: { type: 'input', value: 'CC-42', by: 'dana' } }),
+  );
+  runs['sealed-approval.json'] = await sealContinuation(
+    suspended(await agents.bank.run('Send 250 EUR to bob', { runId: 'run-sealed' })),
+    FIXTURE_SEAL_SECRET,
+    { keyId: 'fixture' },
+  );
+  return runs;
+}
+
+function readValid(): Record<string, Continuation> {
+  const files = readdirSync(join(root, 'valid')).sort();
+  return Object.fromEntries(
+    files.map((file) => [file, parseContinuation(readFileSync(join(root, 'valid', file), 'utf8'))]),
+  );
+}
 
 function suspended(result: RunResult<string>): Continuation {
   if (result.status !== 'suspended') throw new Error(`expected a suspended run, got ${result.status}`);
@@ -224,6 +285,11 @@ function editChild(
     ...continuation,
     pending: [{ ...first, child: editChild(first.child, depth - 1, edit) }, ...others],
   };
+}
+
+/** The fingerprint of an agent whose first tool's schema changed since. */
+function changedFingerprint(fingerprint: string): string {
+  return fingerprint.replace(/(tool:[^=]+=)[0-9a-f]+/, '$10000000000000000');
 }
 
 /** Insert a `__proto__` member as text: an object literal would set the prototype instead. */

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURE_SEAL_SECRET, type FixtureAgents, fixtureAgents } from './fixtures/agents';
 import {
   type BadDecisions,
+  type BadResume,
   badFixtureNames,
   badManifest,
   fixtureText,
@@ -161,6 +162,7 @@ describe('bad fixtures', () => {
     expect(badFixtureNames('parse')).toEqual(Object.keys(manifest.parse).sort());
     expect(badFixtureNames('parse-sealed')).toEqual(Object.keys(manifest.parseSealed).sort());
     expect(badFixtureNames('decisions')).toEqual(Object.keys(manifest.decisions).sort());
+    expect(badFixtureNames('resume')).toEqual(Object.keys(manifest.resume).sort());
   });
 
   it.each(Object.entries(manifest.parse))('parse/%s raises %s', (file, code) => {
@@ -196,6 +198,36 @@ describe('bad fixtures', () => {
 function reported(output: unknown): string {
   return `done: ${JSON.stringify([output])}`;
 }
+
+describe('bad resumes', () => {
+  it.each(Object.entries(badManifest().resume))(
+    'resume/%s raises %s before anything runs',
+    async (file, code) => {
+      const bad = JSON.parse(fixtureText(`bad/resume/${file}`)) as BadResume;
+      const agents = fixtureAgents();
+      const agent = agents[bad.agent as ResumeCase['agent']];
+      const continuation =
+        typeof bad.continuation === 'string'
+          ? validFixture(bad.continuation)
+          : JSON.stringify(bad.continuation);
+      await expectRejection(agent.resume(continuation, bad.decisions as unknown as Decisions), code);
+      expect(agents.counts.tools).toEqual({});
+      expect(agents.counts.modelCalls()).toBe(0);
+    },
+  );
+
+  it('a changed agent can be resumed on purpose with allowChangedAgent', async () => {
+    const bad = JSON.parse(fixtureText('bad/resume/changed-tool-schema.json')) as BadResume;
+    const agents = fixtureAgents();
+    const result = await agents.bank.resume(
+      JSON.stringify(bad.continuation),
+      { call_1_0: { type: 'approve' } },
+      { allowChangedAgent: true },
+    );
+    expect(result.status).toBe('completed');
+    expect(agents.counts.tools).toEqual({ transfer: 1 });
+  });
+});
 
 async function parse(text: string, secret: string | undefined): Promise<Continuation> {
   return secret === undefined ? parseContinuation(text) : parseContinuation(text, { secret });
