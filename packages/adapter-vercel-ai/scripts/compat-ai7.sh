@@ -6,6 +6,7 @@
 # then runs the adapter's vitest suite with Node 22, its SDK imports pointed at that folder.
 #
 # Usage: packages/adapter-vercel-ai/scripts/compat-ai7.sh   (from anywhere; exits non-zero on failure)
+# Takes about 30 s on 2 cores: 15-20 s to install, 10 s of tests.
 # Env:   AI_SDK_DIR   reuse an existing install folder instead of a fresh temporary one.
 set -euo pipefail
 
@@ -29,6 +30,10 @@ if [[ ! -x "$AI_SDK_DIR/node_modules/node/bin/node" || ! -d "$AI_SDK_DIR/node_mo
 fi
 
 node22="$AI_SDK_DIR/node_modules/node/bin/node"
+if ! "$node22" --version >/dev/null 2>&1; then
+  echo "The node@22 package did not provide a working binary in $AI_SDK_DIR (did npm skip its install script?)." >&2
+  exit 1
+fi
 echo "Node $("$node22" --version), ai $("$node22" -p "require('$AI_SDK_DIR/node_modules/ai/package.json').version"), @ai-sdk/openai $("$node22" -p "require('$AI_SDK_DIR/node_modules/@ai-sdk/openai/package.json').version")"
 
 cd "$root"
