@@ -5,8 +5,10 @@
  * The seed is fixed so CI runs the same cases every time.
  */
 import { isContinuationError, parseContinuation, serializeContinuation } from '@agent-continuations/core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { continuationJsonSchema } from '../scripts/continuation-json-schema';
 import { FIXTURE_SEAL_SECRET } from './fixtures/agents';
 import { validFixture, validFixtureNames } from './fixtures/corpus';
 
@@ -123,6 +125,53 @@ describe('parseContinuation under random mutation', () => {
         'UNSUPPORTED_VERSION',
       ]),
     );
+  });
+});
+
+describe('the published JSON Schema under random mutation', () => {
+  it('accepts every JSON text the library accepts, and refuses what the library refuses for its shape', () => {
+    const validate = new Ajv2020({ strict: true, validateFormats: false }).compile(continuationJsonSchema());
+    const jsonMutation = fc.oneof(
+      // Depth stays past the library's limit (512) but within what a recursive validator can walk.
+      mutation
+        .filter((step) => step.kind !== 'replace')
+        .map((step) => (step.kind === 'deep' ? { ...step, depth: 1 + (step.depth % 700) } : step)),
+      fc.record({
+        kind: fc.constant('replace' as const),
+        at: fc.nat(),
+        value: fc.jsonValue({ maxDepth: 3 }),
+      }),
+    );
+    let agreedValid = 0;
+    fc.assert(
+      fc.property(
+        fc.nat({ max: bases.length - 1 }),
+        fc.array(jsonMutation, { minLength: 1, maxLength: 3 }),
+        (base, mutations) => {
+          let value = structuredClone(bases[base]);
+          for (const step of mutations) value = mutate(value, step);
+          const text = JSON.stringify(value);
+          const schemaAccepts = validate(JSON.parse(text));
+          let code: string | undefined;
+          try {
+            parseContinuation(text);
+          } catch (error) {
+            if (!isContinuationError(error)) throw error;
+            code = error.code;
+          }
+          if (code === undefined) {
+            expect(schemaAccepts, 'the library accepted what the JSON Schema refuses').toBe(true);
+            agreedValid++;
+          } else if (schemaAccepts) {
+            // Only the guards a schema cannot state tell them apart: `__proto__` and absurd depth.
+            expect(['UNSAFE_KEY', 'INVALID_CONTINUATION']).toContain(code);
+            if (code === 'INVALID_CONTINUATION') expect(text.length).toBeGreaterThan(1000);
+          }
+        },
+      ),
+      { seed: SEED, numRuns: 500 },
+    );
+    expect(agreedValid).toBeGreaterThan(0);
   });
 });
 
