@@ -91,6 +91,15 @@ it('three worker processes finish 200 runs that each suspend twice, through a SI
     ]);
     if (!signalled)
       throw new Error('a worker took no charge after its signal was armed, so it never stopped');
+    // Nothing is left waiting: continuations the dead worker held are marked resumed by the others.
+    const waitingDeadline = Date.now() + 30_000;
+    for (;;) {
+      const page = await store.list({ status: ['suspended', 'claimed'], limit: 10 });
+      if (page.items.length === 0) break;
+      if (Date.now() > waitingDeadline)
+        throw new Error(`continuations still waiting: ${JSON.stringify(page.items)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     decider.child.kill('SIGTERM');
     workers[2]!.child.kill('SIGTERM');
     const exits = await Promise.all([...workers.map((worker) => worker.exit), decider.exit]);
@@ -117,14 +126,15 @@ it('three worker processes finish 200 runs that each suspend twice, through a SI
       approvalSuspensions += byActions.length;
       predicateSuspensions += suspensions.length - byActions.length;
     }
-    // The charge each signal interrupted: the killed one ran again elsewhere and still paid once.
+    // The charge each signal interrupted: the killed one ran again elsewhere (and paid once, above).
     const interrupted = (owner: string) => ledgerReport.kills.find((kill) => kill.owner === owner)!.key;
     const attemptsOf = (key: string) =>
       ledgerReport.attempts.filter((a) => a.key === key).map((a) => a.owner);
     const killedIn = attemptsOf(interrupted('w0'));
     expect(killedIn).toHaveLength(2);
     expect(killedIn[0]).toBe('w0');
-    expect(attemptsOf(interrupted('w1'))).toEqual(['w1']);
+    // The stopping worker finishes the call it is in (a call it recovered from w0, perhaps); none runs it after.
+    expect(attemptsOf(interrupted('w1')).at(-1)).toBe('w1');
     expect(predicateSuspensions).toBeGreaterThan(0);
     const attempts = (tool: string) => ledgerReport.attempts.filter((a) => a.tool === tool).length;
     console.log(

@@ -202,8 +202,29 @@ export function createWorker(options: WorkerOptions): Worker {
     if (!log || shutdown.signal.aborted) return;
     const recovered = await recover(log, agents, { ...durable, store });
     for (const run of recovered) {
-      if (run.result) await settle(run.result, true);
-      else options.onError?.(run.error);
+      if (!run.result) {
+        options.onError?.(run.error);
+        continue;
+      }
+      await settle(run.result, true);
+      await retireResumed(run.runId);
+    }
+  };
+
+  /**
+   * A recovered run may have begun as the resume of a stored continuation whose claim died with
+   * its worker: mark that continuation resumed, so it does not show as waiting again. When its
+   * claim has not expired yet, the dead worker's job, retried by pg-boss, does it instead.
+   */
+  const retireResumed = async (runId: string) => {
+    const entries = await log!.read(runId);
+    const start = [...entries].reverse().find((entry) => entry.type === 'start');
+    const resumedId = start?.type === 'start' ? (start.fromId ?? start.from?.id) : undefined;
+    if (!resumedId) return;
+    try {
+      await store.complete(await store.claim(resumedId, { owner: id, leaseMs }));
+    } catch (error) {
+      if (!isContinuationError(error)) throw error;
     }
   };
 
