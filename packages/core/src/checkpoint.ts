@@ -131,7 +131,7 @@ export interface CheckpointReplay {
   runId: string;
   agentName: string;
   status: RunRecord['status'];
-  /** Steps recorded over the whole log. */
+  /** How many entries the log holds. */
   entries: number;
   /** The state at the last recorded step or suspension, as a continuation; absent before the first step. */
   continuation?: Continuation;
