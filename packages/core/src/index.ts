@@ -127,6 +127,7 @@ export {
   type StoredSummary,
   summarize,
 } from './store';
+export { claimLost, claimRefused, listCursor, listLimit } from './store-kit';
 export type { AgentStream, AgentStreamEvent } from './stream';
 export {
   type AgentToolOptions,

@@ -2,7 +2,6 @@
  * An in-memory {@link ContinuationStore}: for tests and single-process use.
  */
 import { cloneJson } from './canonical';
-import { ContinuationError } from './errors';
 import type { Continuation } from './format';
 import {
   type Claim,
@@ -17,6 +16,7 @@ import {
   type StoredStatus,
   summarize,
 } from './store';
+import { claimLost, claimRefused, listCursor, listLimit } from './store-kit';
 
 interface Row {
   seq: number;
@@ -66,11 +66,8 @@ export function createMemoryStore(): ContinuationStore {
       return { ...summary, status: statusOf(row), continuation: JSON.parse(row.body) as Continuation };
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
-      const limit = filter.limit ?? 50;
-      const after = filter.cursor === undefined ? 0 : Number(filter.cursor);
-      if (!Number.isInteger(limit) || limit < 1 || !Number.isSafeInteger(after) || after < 0) {
-        throw new ContinuationError('INVALID_OPERATION', 'The list limit or cursor is not valid.');
-      }
+      const limit = listLimit(filter.limit);
+      const after = Number(listCursor(filter.cursor));
       const statuses = filter.status === undefined ? undefined : ([] as StoredStatus[]).concat(filter.status);
       const matches = [...rows.values()]
         .filter((row) => row.seq > after)
@@ -95,16 +92,9 @@ export function createMemoryStore(): ContinuationStore {
     },
     async claim(id, options: ClaimOptions = {}) {
       const row = rows.get(id);
-      if (!row) throw new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
+      if (!row) throw claimRefused(id, 'missing');
       const status = statusOf(row);
-      if (status === 'expired')
-        throw new ContinuationError('EXPIRED', `Continuation "${id}" expired at ${row.record.expiresAt}.`);
-      if (status !== 'suspended') {
-        throw new ContinuationError(
-          'CLAIM_CONFLICT',
-          `Continuation "${id}" is ${status === 'claimed' ? 'claimed by another worker' : 'already resumed'}.`,
-        );
-      }
+      if (status !== 'suspended') throw claimRefused(id, status, row.record.expiresAt);
       const claim: Claim = {
         id,
         owner: options.owner ?? 'memory',
@@ -117,7 +107,7 @@ export function createMemoryStore(): ContinuationStore {
     async complete(claim) {
       const row = rows.get(claim.id);
       if (!row || row.claim?.token !== claim.token || row.completed) {
-        throw new ContinuationError('CLAIM_CONFLICT', `The claim on "${claim.id}" is no longer held.`);
+        throw claimLost(claim);
       }
       row.completed = true;
     },

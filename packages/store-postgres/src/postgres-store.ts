@@ -11,6 +11,8 @@ import {
   ContinuationError,
   type ContinuationStore,
   canonicalJson,
+  claimLost,
+  claimRefused,
   DEFAULT_LEASE_MS,
   decodeStoredBody,
   type Encryption,
@@ -18,6 +20,8 @@ import {
   type JsonObject,
   type ListFilter,
   type ListPage,
+  listCursor,
+  listLimit,
   type SaveOptions,
   type StoredContinuation,
   type StoredStatus,
@@ -186,8 +190,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       return { ...summaryOf(row), continuation: await decodeStoredBody(row.body!, row.id, encryption) };
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
-      const limit = pageSize(filter.limit);
-      const values: unknown[] = [parseCursor(filter.cursor)];
+      const limit = listLimit(filter.limit);
+      const values: unknown[] = [listCursor(filter.cursor)];
       const where = ['seq > $1::bigint'];
       const bind = (value: unknown) => `$${values.push(value)}`;
       if (filter.agentName !== undefined) where.push(`agent_name = ${bind(filter.agentName)}`);
@@ -224,15 +228,19 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       );
       if (rows[0]) return { id, owner, token, leaseUntil: rows[0].lease_until.toISOString() };
       const current = await query<Row>(`SELECT ${SUMMARY} FROM ${table} WHERE id = $1`, [id]);
-      throw claimRefusal(id, current.rows[0]);
+      const row = current.rows[0];
+      throw claimRefused(
+        id,
+        row ? (row.status as 'expired' | 'claimed' | 'completed') : 'missing',
+        row?.expires_at ?? undefined,
+      );
     },
     async complete(claim: Claim) {
       const { rowCount } = await query(
         `UPDATE ${table} SET completed = true WHERE id = $1 AND claim_token = $2 AND NOT completed`,
         [claim.id, claim.token],
       );
-      if (!rowCount)
-        throw new ContinuationError('CLAIM_CONFLICT', `The claim on "${claim.id}" is no longer held.`);
+      if (!rowCount) throw claimLost(claim);
     },
     async release(claim: Claim) {
       await query(
@@ -258,41 +266,4 @@ function summaryOf(row: Row): StoredSummary {
   };
   if (row.expires_at !== null) summary.expiresAt = row.expires_at.toISOString();
   return summary;
-}
-
-/** Why a claim failed, from the row as it stands now. */
-function claimRefusal(id: string, row: Row | undefined): ContinuationError {
-  if (!row) return new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
-  if (row.status === 'expired') {
-    return new ContinuationError(
-      'EXPIRED',
-      `Continuation "${id}" expired at ${row.expires_at?.toISOString()}.`,
-    );
-  }
-  return new ContinuationError(
-    'CLAIM_CONFLICT',
-    `Continuation "${id}" is ${row.status === 'completed' ? 'already resumed' : 'claimed by another worker'}.`,
-  );
-}
-
-function pageSize(limit: number | undefined): number {
-  if (limit === undefined) return 50;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      `The list limit must be a positive integer, not ${limit}.`,
-    );
-  }
-  return limit;
-}
-
-function parseCursor(cursor: string | undefined): string {
-  if (cursor === undefined) return '0';
-  if (!/^\d{1,18}$/.test(cursor)) {
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      `"${cursor}" is not a cursor from a previous list page.`,
-    );
-  }
-  return cursor;
 }

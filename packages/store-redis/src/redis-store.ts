@@ -10,6 +10,8 @@ import {
   ContinuationError,
   type ContinuationStore,
   canonicalJson,
+  claimLost,
+  claimRefused,
   DEFAULT_LEASE_MS,
   decodeStoredBody,
   type Encryption,
@@ -17,6 +19,8 @@ import {
   type JsonObject,
   type ListFilter,
   type ListPage,
+  listCursor,
+  listLimit,
   metadataMatches,
   type SaveOptions,
   type StoredContinuation,
@@ -148,8 +152,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return { ...summaryOf(fields, now), continuation: await decodeStoredBody(body, id, encryption) };
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
-      const limit = pageSize(filter.limit);
-      let after = parseCursor(filter.cursor);
+      const limit = listLimit(filter.limit);
+      let after = Number(listCursor(filter.cursor));
       // The narrowest index that the filter allows; the other filters are checked per record.
       const source =
         filter.runId !== undefined
@@ -205,22 +209,13 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       const leaseMs = String(Math.max(0, Math.round(claimOptions.leaseMs ?? DEFAULT_LEASE_MS)));
       const [result, detail] = await redis.continuationStoreClaim(keyOf(id), owner, token, leaseMs);
       if (result === 'ok') return { id, owner, token, leaseUntil: new Date(Number(detail)).toISOString() };
-      if (result === 'missing')
-        throw new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
-      if (result === 'expired') {
-        throw new ContinuationError(
-          'EXPIRED',
-          `Continuation "${id}" expired at ${new Date(Number(detail)).toISOString()}.`,
-        );
-      }
-      throw new ContinuationError(
-        'CLAIM_CONFLICT',
-        `Continuation "${id}" is ${result === 'completed' ? 'already resumed' : 'claimed by another worker'}.`,
-      );
+      if (result === 'missing') throw claimRefused(id, 'missing');
+      if (result === 'expired') throw claimRefused(id, 'expired', new Date(Number(detail)));
+      throw claimRefused(id, result === 'completed' ? 'completed' : 'claimed');
     },
     async complete(claim: Claim) {
       if ((await redis.continuationStoreComplete(keyOf(claim.id), claim.token)) !== 1) {
-        throw new ContinuationError('CLAIM_CONFLICT', `The claim on "${claim.id}" is no longer held.`);
+        throw claimLost(claim);
       }
     },
     async release(claim: Claim) {
@@ -256,26 +251,4 @@ function summaryOf(fields: Fields, now: number): StoredSummary {
   };
   if (expiresAt !== undefined) summary.expiresAt = new Date(expiresAt).toISOString();
   return summary;
-}
-
-function pageSize(limit: number | undefined): number {
-  if (limit === undefined) return 50;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      `The list limit must be a positive integer, not ${limit}.`,
-    );
-  }
-  return limit;
-}
-
-function parseCursor(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  if (!/^\d{1,15}$/.test(cursor)) {
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      `"${cursor}" is not a cursor from a previous list page.`,
-    );
-  }
-  return Number(cursor);
 }

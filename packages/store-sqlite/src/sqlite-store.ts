@@ -10,6 +10,8 @@ import {
   ContinuationError,
   type ContinuationStore,
   canonicalJson,
+  claimLost,
+  claimRefused,
   DEFAULT_LEASE_MS,
   decodeStoredBody,
   type Encryption,
@@ -17,6 +19,8 @@ import {
   type JsonObject,
   type ListFilter,
   type ListPage,
+  listCursor,
+  listLimit,
   type SaveOptions,
   type StoredContinuation,
   type StoredStatus,
@@ -159,10 +163,10 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return { ...summaryOf(row), continuation: await decodeStoredBody(row.body, row.id, encryption) };
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
-      const limit = pageSize(filter.limit);
+      const limit = listLimit(filter.limit);
       const params: Record<string, unknown> = {
         now: Date.now(),
-        after: parseCursor(filter.cursor),
+        after: Number(listCursor(filter.cursor)),
         limit: limit + 1,
       };
       const where = ['seq > @after'];
@@ -218,11 +222,16 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         now,
       });
       if (changes === 1) return claim;
-      throw claimRefusal(id, select.get({ id, now }));
+      const row = select.get({ id, now });
+      throw claimRefused(
+        id,
+        row ? (row.status as 'expired' | 'claimed' | 'completed') : 'missing',
+        row && summaryOf(row).expiresAt,
+      );
     },
     async complete(claim: Claim) {
       if (completeRow.run(claim.id, claim.token).changes === 0) {
-        throw new ContinuationError('CLAIM_CONFLICT', `The claim on "${claim.id}" is no longer held.`);
+        throw claimLost(claim);
       }
     },
     async release(claim: Claim) {
@@ -245,38 +254,4 @@ function summaryOf(row: Row): StoredSummary {
   };
   if (row.expires_at !== null) summary.expiresAt = new Date(row.expires_at).toISOString();
   return summary;
-}
-
-/** Why a claim failed, from the row as it stands now. */
-function claimRefusal(id: string, row: Row | undefined): ContinuationError {
-  if (!row) return new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
-  if (row.status === 'expired') {
-    return new ContinuationError('EXPIRED', `Continuation "${id}" expired at ${summaryOf(row).expiresAt}.`);
-  }
-  return new ContinuationError(
-    'CLAIM_CONFLICT',
-    `Continuation "${id}" is ${row.status === 'completed' ? 'already resumed' : 'claimed by another worker'}.`,
-  );
-}
-
-function pageSize(limit: number | undefined): number {
-  if (limit === undefined) return 50;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      `The list limit must be a positive integer, not ${limit}.`,
-    );
-  }
-  return limit;
-}
-
-function parseCursor(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  if (!/^\d{1,15}$/.test(cursor)) {
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      `"${cursor}" is not a cursor from a previous list page.`,
-    );
-  }
-  return Number(cursor);
 }
