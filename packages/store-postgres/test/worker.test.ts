@@ -1,4 +1,4 @@
-import { onAbort, type RunResult, replayCheckpoints } from '@agent-continuations/core';
+import { isContinuationError, onAbort, type RunResult, replayCheckpoints } from '@agent-continuations/core';
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
@@ -141,6 +141,7 @@ it('works without a checkpoint log: runs, saves the suspension, resumes it once'
   timeout: 60_000,
 }, async () => {
   const outcomes: RunResult<unknown>[] = [];
+  const errors: unknown[] = [];
   const paid = new Map<string, number>();
   const plain = createWorker({
     store,
@@ -156,6 +157,7 @@ it('works without a checkpoint log: runs, saves the suspension, resumes it once'
       }),
     },
     onResult: (result) => outcomes.push(result),
+    onError: (error) => errors.push(error),
   });
   workers.push(plain);
   await plain.start();
@@ -167,6 +169,12 @@ it('works without a checkpoint log: runs, saves the suspension, resumes it once'
   expect(suspended.continuation.runId).toBe(runId);
   expect(suspended.continuation.metadata).toEqual({ tenant: 'acme' });
   expect((await store.load(suspended.continuation.id))?.status).toBe('suspended');
+  // Decisions for an action that is not pending: refused with a typed error, nothing runs, it still waits.
+  await plain.submitDecisions(suspended.continuation.id, { call_9_9: { type: 'approve' } });
+  const refused = await until(() => errors.find((error) => isContinuationError(error)));
+  expect(refused).toMatchObject({ code: 'UNKNOWN_ACTION' });
+  expect((await store.load(suspended.continuation.id))?.status).toBe('suspended');
+  expect(paid.size).toBe(0);
   const decisions = { [suspended.actions[0]!.id]: { type: 'approve' as const } };
   await plain.submitDecisions(suspended.continuation.id, decisions);
   await plain.submitDecisions(suspended.continuation.id, decisions);
