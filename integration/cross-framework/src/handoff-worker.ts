@@ -28,6 +28,8 @@ export interface HandoffReport {
   /** The suspension after the approved transfer: what the target carried forward. */
   suspended?: {
     framework: string;
+    runId: string;
+    step: number;
     metadata: JsonObject;
     decisions: AuditEntry[];
     actions: Array<Pick<Action, 'id' | 'toolName' | 'args'>>;
@@ -55,6 +57,8 @@ export async function runHandoffJobs(
       if (first.status !== 'suspended') throw new Error(`expected a second suspension, got ${first.status}`);
       report.suspended = {
         framework: first.continuation.agent.framework,
+        runId: first.continuation.runId,
+        step: first.continuation.step,
         metadata: first.continuation.metadata,
         decisions: first.continuation.decisions,
         actions: first.actions.map(({ id, toolName, args }) => ({ id, toolName, args })),

@@ -129,6 +129,10 @@ describe.each(pairs)('%s -> %s', (from, to) => {
   it('carries metadata and the audit trail of both sides', () => {
     const suspended = report().suspended!;
     expect(suspended.framework).toBe(frameworkName(to));
+    const source = parseContinuation(sources.get(from)!.continuation);
+    expect(suspended.runId).toBe(source.runId);
+    // Three model calls in the source, one in the target.
+    expect([source.step, suspended.step]).toEqual([3, 4]);
     expect(suspended.hasState).toBe(to === 'langgraph');
     expect(suspended.metadata).toEqual(HANDOFF_METADATA);
     expect(suspended.actions).toEqual([
