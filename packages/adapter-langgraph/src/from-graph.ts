@@ -65,7 +65,9 @@ export interface GraphAgent extends ContinuableAgent<string | Message[], string>
   fingerprint(): Promise<string>;
 }
 
-type Wrappable = GraphHandle | { graph: GraphHandle; invoke: GraphHandle['invoke'] };
+type Wrappable =
+  | GraphHandle
+  | { graph: GraphHandle; invoke: GraphHandle['invoke']; stream?: GraphHandle['stream'] };
 
 const THREAD = 'continuation';
 const MODEL_NODES = ['agent', 'model_request', 'model', 'llm', 'chatbot', 'call_model'];
@@ -86,7 +88,13 @@ const MODEL_NODES = ['agent', 'model_request', 'model', 'llm', 'chatbot', 'call_
  */
 export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAgent {
   const handle: GraphHandle = 'nodes' in graph ? graph : graph.graph;
-  const runner = { invoke: (input: unknown, config: Record<string, unknown>) => graph.invoke(input, config) };
+  const source = graph as { stream?: GraphHandle['stream'] };
+  const runner = {
+    invoke: (input: unknown, config: Record<string, unknown>) => graph.invoke(input, config),
+    ...(source.stream
+      ? { stream: (input: unknown, config: Record<string, unknown>) => source.stream!(input, config) }
+      : {}),
+  };
   const toolNodes = guardToolNodes(handle);
   const nodeNames = Object.keys(handle.nodes).sort();
   const messagesKey = options.messagesKey ?? 'messages';

@@ -38,6 +38,7 @@ import { outsideGraph } from './tools';
 /** The wrapped graph, as far as the adapter uses it. */
 export interface GraphHandle {
   invoke(input: unknown, config: Record<string, unknown>): Promise<unknown>;
+  stream?(input: unknown, config: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
   getState(config: Record<string, unknown>, options?: { subgraphs?: boolean }): Promise<StateSnapshotLike>;
   updateState(config: Record<string, unknown>, values: unknown, asNode?: string): Promise<unknown>;
   nodes: Record<string, { bound?: unknown }>;
@@ -78,7 +79,7 @@ export interface SegmentInput {
 
 /** Run one segment; returns the run's result. */
 export async function runSegment(
-  graph: { invoke: GraphHandle['invoke'] },
+  graph: { invoke: GraphHandle['invoke']; stream?: GraphHandle['stream'] },
   handle: GraphHandle,
   context: RunContext,
   segment: SegmentInput,
@@ -106,16 +107,22 @@ export async function runSegment(
     [CAPTURE_KEY]: capture,
     [RUN_ID_KEY]: context.runId,
   };
+  const config = {
+    configurable,
+    callbacks: [counter],
+    control,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(segment.recursionLimit ? { recursionLimit: segment.recursionLimit } : {}),
+  };
   try {
-    await outsideGraph(() =>
-      graph.invoke(segment.input, {
-        configurable,
-        callbacks: [counter],
-        control,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(segment.recursionLimit ? { recursionLimit: segment.recursionLimit } : {}),
-      }),
-    );
+    await outsideGraph(async () => {
+      if (!options.onEvent || !graph.stream) return void (await graph.invoke(segment.input, config));
+      // An observer gets a model-call or tool-result event, with a checkpoint, after each step.
+      const observe = stepObserver(context, counter, segment.messagesKey, options.onEvent);
+      for await (const values of await graph.stream(segment.input, { ...config, streamMode: 'values' })) {
+        await observe(values as Record<string, unknown>);
+      }
+    });
   } catch (error) {
     if (!isGraphDrained(error)) throw error;
   }
@@ -228,6 +235,61 @@ function sentToolCall(checkpoint: { channel_values?: Record<string, unknown> } |
     const call = sends[index]?.args?.lg_tool_call;
     if (!call?.id) return undefined;
     return { type: 'tool-call', toolCallId: call.id, toolName: call.name, args: toJson(call.args) };
+  };
+}
+
+/**
+ * Turns the state after each step into run events: a new assistant message is a model call, new
+ * tool messages are tool results. Each event's checkpoint resumes from that step (from the neutral
+ * messages: LangGraph's own checkpoint of a step in flight is not final).
+ */
+function stepObserver(
+  context: RunContext,
+  counter: ModelCallCounter,
+  messagesKey: string,
+  onEvent: NonNullable<RunOptions['onEvent']>,
+): (values: Record<string, unknown>) => Promise<void> {
+  let seen: number | undefined;
+  return async (values) => {
+    const messages = neutralMessages({ values, tasks: [] }, messagesKey);
+    const from = seen ?? messages.length;
+    seen = messages.length;
+    const step = context.step + counter.calls;
+    const usage = addUsage(context.usage, counter.usage);
+    const checkpoint = (): Continuation => ({
+      format: FORMAT,
+      version: CURRENT_VERSION,
+      id: crypto.randomUUID(),
+      runId: context.runId,
+      agent: { ...context.agent },
+      messages,
+      pending: [],
+      done: [],
+      step,
+      usage,
+      suspendedBy: { type: 'checkpoint' },
+      metadata: context.metadata,
+      decisions: [...context.audit],
+      createdAt: new Date().toISOString(),
+    });
+    for (const message of messages.slice(from)) {
+      if (message.role === 'assistant') {
+        await onEvent({ type: 'model-call', runId: context.runId, step, message, usage, checkpoint });
+      } else if (message.role === 'tool') {
+        for (const part of message.content) {
+          await onEvent({
+            type: 'tool-result',
+            runId: context.runId,
+            step,
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            output: part.output,
+            isError: part.isError === true,
+            checkpoint,
+          });
+        }
+      }
+    }
   };
 }
 
