@@ -212,6 +212,7 @@ describe.each(['chat', 'responses'] as const)('createAgent over the %s API', (ap
     const { calls, tools } = bank();
     const script: Script = [
       {
+        reasoning: 'The user wants a transfer.',
         text: 'Let me look that up.',
         toolCalls: [
           { name: 'lookup_account', args: { id: 'A1' } },
@@ -232,6 +233,11 @@ describe.each(['chat', 'responses'] as const)('createAgent over the %s API', (ap
     expect(text).toBe('Let me look that up.');
     expect(events.filter((type) => type === 'text-delta').length).toBeGreaterThan(1);
     expect(events).toContain('tool-call');
+    expect(events).toContain('reasoning-delta');
+    expect((first.continuation.messages[1]!.content as { type: string; text?: string }[])[0]).toMatchObject({
+      type: 'reasoning',
+      text: 'The user wants a transfer.',
+    });
     expect(events).toContain('tool-result');
     expect(events.at(-1)).toBe('result');
     expect(server!.requests[0]!.stream).toBe(true);
