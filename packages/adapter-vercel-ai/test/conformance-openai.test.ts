@@ -11,7 +11,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { ToolLoopAgent } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
-import { sdkTools, specOptions } from './support/harness';
+import { sdkTools, specOptions, streamed } from './support/harness';
 
 let server: ScriptedOpenAIServer;
 beforeAll(async () => {
@@ -44,7 +44,30 @@ for (const api of ['chat', 'responses'] as const) {
   });
 }
 
-it('sent the model calls over HTTP, tools included, on both APIs', () => {
+describe('chat, streamed', () => {
+  runConformanceSuite({
+    name: 'vercel-ai: streamed steps over @ai-sdk/openai (chat, server-sent events)',
+    createAgent(spec) {
+      server.setScript(spec.name, spec.script);
+      const agent = continuable(
+        {
+          model: provider().chat(spec.name),
+          system: spec.instructions,
+          tools: sdkTools(spec.tools),
+          maxRetries: 0,
+        },
+        specOptions(spec),
+      );
+      return streamed(agent);
+    },
+  });
+});
+
+it('sent the model calls over HTTP, tools included, on both APIs, streamed and not', () => {
+  const sse = server.requests.filter(
+    (request) => request.path === '/v1/chat/completions' && request.stream,
+  );
+  expect(sse.length).toBeGreaterThan(40);
   for (const path of ['/v1/chat/completions', '/v1/responses']) {
     const requests = server.requests.filter((request) => request.path === path);
     expect(requests.length).toBeGreaterThan(40);

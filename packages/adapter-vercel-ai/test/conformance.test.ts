@@ -1,7 +1,7 @@
 import { runConformanceSuite } from '@agent-continuations/testing';
 import { ToolLoopAgent } from 'ai';
 import { continuable } from '../src/index';
-import { sdkTools, specOptions } from './support/harness';
+import { sdkTools, specOptions, streamed } from './support/harness';
 import { scriptedLanguageModel } from './support/scripted-language-model';
 
 runConformanceSuite({
@@ -25,11 +25,6 @@ runConformanceSuite({
       specOptions(spec),
     );
     // Every run and resume goes through stream(), so the streamText path meets the same scenarios.
-    return {
-      ...agent,
-      run: (input, options) => agent.stream(input, options).result,
-      resume: (continuation, decisions, options) =>
-        agent.stream({ continuation, ...(decisions ? { decisions } : {}) }, options).result,
-    };
+    return streamed(agent);
   },
 });

@@ -1,7 +1,7 @@
 /** Conformance specs as AI SDK agents: the neutral tools as SDK tools, and the options of continuable(). */
 import type { ConformanceAgentSpec, ConformanceTool } from '@agent-continuations/testing';
 import { type Tool, tool } from 'ai';
-import { agentTool, getToolContext } from '../../src/index';
+import { agentTool, getToolContext, type VercelContinuableAgent } from '../../src/index';
 
 /** The conformance suite's neutral tools as AI SDK tools. */
 export function sdkTools(tools: readonly ConformanceTool[]): Record<string, Tool> {
@@ -33,5 +33,15 @@ export function specOptions(spec: ConformanceAgentSpec) {
     name: spec.name,
     ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
     ...(spec.onReject ? { onReject: spec.onReject } : {}),
+  };
+}
+
+/** The agent with every run and resume going through `stream()`, so streamed steps meet the same scenarios. */
+export function streamed(agent: VercelContinuableAgent): VercelContinuableAgent {
+  return {
+    ...agent,
+    run: (input, options) => agent.stream(input, options).result,
+    resume: (continuation, decisions, options) =>
+      agent.stream({ continuation, ...(decisions ? { decisions } : {}) }, options).result,
   };
 }
