@@ -95,7 +95,10 @@ export async function runSegment(
     runId: context.runId,
     step: context.step + counter.calls,
     usage: addUsage(context.usage, counter.usage),
-    messages: counter.lastMessages,
+    // Converted only when a predicate reads them.
+    get messages() {
+      return fromLangChainMessages(counter.lastInput);
+    },
     segment: { startedAt, step: context.step, usage: context.usage },
     now: Date.now(),
   }));
@@ -361,10 +364,11 @@ class ModelCallCounter extends BaseCallbackHandler {
   override awaitHandlers = true;
   calls = 0;
   usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  lastMessages: Message[] = [];
+  /** What the last model call was sent. */
+  lastInput: BaseMessage[] = [];
 
   override async handleChatModelStart(_llm: unknown, messages: BaseMessage[][]): Promise<void> {
-    this.lastMessages = fromLangChainMessages(messages[0] ?? []);
+    this.lastInput = messages[0] ?? [];
   }
 
   /** Tool calls of the last model turn that have no result yet: predicates wait until they do. */
