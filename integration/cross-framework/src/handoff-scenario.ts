@@ -4,9 +4,10 @@
  * source framework suspends there; the target framework approves the transfer (with an edit),
  * suspends once more on a second notification, and completes.
  */
-import type { Decisions, JsonValue, ModelRequest } from '@agent-continuations/core';
+import type { Decisions, ModelRequest } from '@agent-continuations/core';
 import { type Counts, lastToolResults, reportResults, type Script } from '@agent-continuations/testing';
 import { z } from 'zod';
+import { countedTool, lookupAccount, transfer } from './counted-tools';
 import type { AgentSpec } from './frameworks';
 
 /** The agent name on both sides of every handoff. */
@@ -39,50 +40,23 @@ export const handoffScript: Script = [
   reportResults,
 ];
 
-/** The scenario's tools, counting their executions in `counts`. */
+/** The scenario's agent, its tools counting their executions in `counts`; `tools` picks some of them. */
 export function handoffAgent(counts: Counts, model: string, tools = handoffToolNames): AgentSpec {
-  const bump = (name: string) => {
-    counts[name] = (counts[name] ?? 0) + 1;
-  };
-  const all: AgentSpec['tools'] = [
+  const notify = countedTool(
+    counts,
     {
-      kind: 'function',
-      name: 'lookup_account',
-      description: 'Look up an account balance',
-      parameters: z.object({ account: z.string() }),
-      async execute({ account }) {
-        bump('lookup_account');
-        return { account, balance: account === 'A-1' ? 120 : 10 };
-      },
-    },
-    {
-      kind: 'function',
       name: 'notify_customer',
       description: 'Send the customer a message',
       parameters: z.object({ message: z.string() }),
       needsApproval: true,
-      async execute({ message }) {
-        bump('notify_customer');
-        return { sent: true, message };
-      },
     },
-    {
-      kind: 'function',
-      name: 'transfer',
-      description: 'Transfer money to someone',
-      parameters: z.object({ to: z.string(), amount: z.number().positive() }),
-      needsApproval: true,
-      async execute({ to, amount }) {
-        bump('transfer');
-        return { ok: true, to, amount } satisfies JsonValue;
-      },
-    },
-  ];
+    ({ message }) => ({ sent: true, message }),
+  );
   return {
     name: HANDOFF_AGENT,
     model,
     instructions: HANDOFF_INSTRUCTIONS,
-    tools: all.filter((tool) => tools.includes(tool.name)),
+    tools: [lookupAccount(counts), notify, transfer(counts)].filter((tool) => tools.includes(tool.name)),
   };
 }
 

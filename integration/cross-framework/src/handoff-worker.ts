@@ -2,16 +2,11 @@
  * The resuming side of a handoff, as run in a fresh process: each job is a continuation made by
  * another framework, resumed here by an agent of `target` that has tools of the same names.
  */
-import {
-  type Action,
-  type AuditEntry,
-  isContinuationError,
-  type JsonObject,
-  type RunResult,
-} from '@agent-continuations/core';
+import type { Action, AuditEntry, JsonObject, RunResult } from '@agent-continuations/core';
 import type { Counts } from '@agent-continuations/testing';
 import { buildAgent, type Framework } from './frameworks';
 import { finalDecision, handoffAgent, transferDecision } from './handoff-scenario';
+import { type RunError, runError } from './run-error';
 
 /** One continuation to resume. */
 export interface HandoffJob {
@@ -37,7 +32,7 @@ export interface HandoffReport {
   };
   final?: { status: RunResult['status']; output?: string };
   counts: Counts;
-  error?: { code?: string; message: string };
+  error?: RunError;
 }
 
 /** Resume every job with a fresh `target` agent, in order. */
@@ -67,10 +62,7 @@ export async function runHandoffJobs(
       const last = await agent.resume(first.continuation, finalDecision(first.actions[0]!.id));
       report.final = { status: last.status, ...(last.status === 'completed' ? { output: last.output } : {}) };
     } catch (error) {
-      report.error = {
-        ...(isContinuationError(error) ? { code: error.code } : {}),
-        message: error instanceof Error ? error.message : String(error),
-      };
+      report.error = runError(error);
     }
     reports.push(report);
   }

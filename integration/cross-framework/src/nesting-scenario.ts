@@ -6,6 +6,7 @@
 import type { ContinuableAgent } from '@agent-continuations/core';
 import { type Counts, reportResults, type Script } from '@agent-continuations/testing';
 import { z } from 'zod';
+import { countedTool, lookupAccount, transfer } from './counted-tools';
 import { type AgentSpec, buildAgent, type Framework } from './frameworks';
 
 /** A chain of three frameworks, root first. */
@@ -51,28 +52,23 @@ export function chainScripts(chain: Chain): Record<string, Script> {
 
 /** Build the chain's root agent (and below it the middle and the leaf) with counted tools. */
 export function buildChain(chain: Chain, counts: Counts, baseURL: string): ContinuableAgent<string, string> {
-  const bump = (name: string) => {
-    counts[name] = (counts[name] ?? 0) + 1;
-  };
   const [rootKind, middleKind, leafKind] = chain.levels;
   const leaf: AgentSpec = {
     name: `${chain.id}-leaf`,
     model: `${chain.id}-leaf`,
     instructions: 'You move money.',
-    tools: [
-      {
-        kind: 'function',
-        name: 'transfer',
-        description: 'Transfer money to someone',
-        parameters: z.object({ to: z.string(), amount: z.number().positive() }),
-        needsApproval: true,
-        async execute({ to, amount }) {
-          bump('transfer');
-          return { ok: true, to, amount };
-        },
-      },
-    ],
+    tools: [transfer(counts)],
   };
+  const refund = countedTool(
+    counts,
+    {
+      name: 'refund',
+      description: 'Refund an order',
+      parameters: z.object({ order: z.string(), amount: z.number().positive() }),
+      needsApproval: true,
+    },
+    ({ order, amount }) => ({ ok: true, order, amount }),
+  );
   const middle: AgentSpec = {
     name: `${chain.id}-middle`,
     model: `${chain.id}-middle`,
@@ -84,17 +80,7 @@ export function buildChain(chain: Chain, counts: Counts, baseURL: string): Conti
         description: 'Delegate a payment',
         agent: buildAgent(leafKind, leaf, baseURL),
       },
-      {
-        kind: 'function',
-        name: 'refund',
-        description: 'Refund an order',
-        parameters: z.object({ order: z.string(), amount: z.number().positive() }),
-        needsApproval: true,
-        async execute({ order, amount }) {
-          bump('refund');
-          return { ok: true, order, amount };
-        },
-      },
+      refund,
     ],
   };
   const root: AgentSpec = {
@@ -102,16 +88,7 @@ export function buildChain(chain: Chain, counts: Counts, baseURL: string): Conti
     model: `${chain.id}-root`,
     instructions: 'You run customer cases.',
     tools: [
-      {
-        kind: 'function',
-        name: 'lookup_account',
-        description: 'Look up an account balance',
-        parameters: z.object({ account: z.string() }),
-        async execute({ account }) {
-          bump('lookup_account');
-          return { account, balance: 120 };
-        },
-      },
+      lookupAccount(counts),
       {
         kind: 'agent',
         name: 'ask_middle',

@@ -2,14 +2,10 @@
  * The resuming side of mixed nesting, as run in a fresh process: rebuild each chain from its
  * definition and approve every action the continuation lists.
  */
-import {
-  type Decisions,
-  isContinuationError,
-  listActions,
-  parseContinuation,
-} from '@agent-continuations/core';
+import { type Decisions, listActions, parseContinuation } from '@agent-continuations/core';
 import type { Counts } from '@agent-continuations/testing';
 import { buildChain, type Chain } from './nesting-scenario';
+import { type RunError, runError } from './run-error';
 
 /** One suspended chain to resume. */
 export interface NestingJob {
@@ -24,7 +20,7 @@ export interface NestingReport {
   status?: string;
   output?: string;
   counts: Counts;
-  error?: { code?: string; message: string };
+  error?: RunError;
 }
 
 /** Resume every chain with all its actions approved. */
@@ -42,10 +38,7 @@ export async function runNestingJobs(baseURL: string, jobs: readonly NestingJob[
       report.status = result.status;
       if (result.status === 'completed') report.output = result.output;
     } catch (error) {
-      report.error = {
-        ...(isContinuationError(error) ? { code: error.code } : {}),
-        message: error instanceof Error ? error.message : String(error),
-      };
+      report.error = runError(error);
     }
     reports.push(report);
   }
