@@ -28,21 +28,30 @@ export function createModelPort(settings: AnySettings): ModelPort {
       return [name, schemaOnly];
     }),
   );
-  const skip = new Set<string>([...LOOP_ONLY_KEYS, 'prepareStep']);
+  const skip = new Set<string>([...LOOP_ONLY_KEYS, 'prepareStep', 'experimental_repairToolCall']);
   const callSettings = Object.fromEntries(Object.entries(settings).filter(([key]) => !skip.has(key)));
   const system = instructionsOf(settings);
   const userPrepareStep = settings.prepareStep as ((options: Record<string, unknown>) => unknown) | undefined;
+  const userRepair = settings.experimental_repairToolCall as
+    | ((options: Record<string, unknown>) => unknown)
+    | undefined;
 
   const stepArgs = async (request: ModelRequest): Promise<Record<string, unknown>> => {
     const history = await promptMessages(request.messages, tools);
     return {
       ...callSettings,
       ...(system === undefined ? {} : { system }),
-      // The SDK validates a call's `messages` with its schema, at a cost that grows with the
-      // history, then sends a step the messages `prepareStep` returns, as they are. The history
-      // comes from the continuation (already validated when it was parsed), so it goes through
-      // `prepareStep`; `messages` carries only the newest message.
-      messages: history.slice(-1),
+      // The SDK checks a call's `messages` against its schema, at a cost that grows with their size,
+      // then sends each step the messages `prepareStep` returns as they are. The history comes from
+      // the continuation, checked when it was parsed, so it goes through `prepareStep`, and the
+      // call itself carries one empty user message (the model never sees it).
+      messages: [{ role: 'user', content: '' }],
+      ...(userRepair
+        ? {
+            experimental_repairToolCall: (options: Record<string, unknown>) =>
+              userRepair({ ...options, messages: history }),
+          }
+        : {}),
       prepareStep: async (options: Record<string, unknown>) => {
         // The user's prepareStep sees the run's real step number and the whole history.
         const own = (await userPrepareStep?.({ ...options, stepNumber: request.step, messages: history })) as

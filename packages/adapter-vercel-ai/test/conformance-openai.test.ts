@@ -64,9 +64,7 @@ describe('chat, streamed', () => {
 });
 
 it('sent the model calls over HTTP, tools included, on both APIs, streamed and not', () => {
-  const sse = server.requests.filter(
-    (request) => request.path === '/v1/chat/completions' && request.stream,
-  );
+  const sse = server.requests.filter((request) => request.path === '/v1/chat/completions' && request.stream);
   expect(sse.length).toBeGreaterThan(40);
   for (const path of ['/v1/chat/completions', '/v1/responses']) {
     const requests = server.requests.filter((request) => request.path === path);

@@ -287,6 +287,40 @@ describe('model settings reach the model', () => {
     expect(steps).toEqual([0, 1]);
   });
 
+  it("gives the SDK's tool-call repair the whole history", async () => {
+    const seen: number[] = [];
+    const ran: string[] = [];
+    const agent = continuable(
+      {
+        model: scriptedLanguageModel([
+          { toolCalls: [{ name: 'lookup', args: { id: 'a' } }] },
+          { toolCalls: [{ name: 'lookup', args: { wrong: true } }] },
+          'done',
+        ]),
+        tools: {
+          lookup: tool({
+            inputSchema: z.object({ id: z.string() }),
+            execute: async ({ id }) => ran.push(id) && id,
+          }),
+        },
+        experimental_repairToolCall: async ({
+          toolCall,
+          messages,
+        }: {
+          toolCall: { input: string };
+          messages: unknown[];
+        }) => {
+          seen.push(messages.length);
+          return { ...toolCall, input: JSON.stringify({ id: 'repaired' }) };
+        },
+      },
+      { name: 'repairing' },
+    );
+    expect((await agent.run('look')).status).toBe('completed');
+    expect(ran).toEqual(['a', 'repaired']);
+    expect(seen).toEqual([3]);
+  });
+
   it('sends the same request a plain generateText step sends', async () => {
     const settings = () => ({
       model: scriptedLanguageModel(['hello']),
