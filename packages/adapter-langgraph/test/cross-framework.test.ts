@@ -8,9 +8,10 @@ import {
 } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { createAgent, humanInTheLoopMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fromGraph, requireApproval } from '../src';
+import { agentTool, fromGraph, requireApproval } from '../src';
 import { ScriptedChatModel } from './scripted-chat-model';
 
 const script: Script = [
@@ -118,5 +119,73 @@ describe('cross-framework resume', () => {
     });
     expect(done.status).toBe('completed');
     expect(counts).toEqual({ lookup: 1 });
+  });
+
+  it('a core continuation resumes in createAgent whose middleware asks again, answered by the same decision', async () => {
+    const counts: Counts = {};
+    const first = await coreAgent(counts).run('check and pay');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const lookup = tool(
+      async ({ account }) => {
+        counts.lookup = (counts.lookup ?? 0) + 1;
+        return { account, balance: 120 };
+      },
+      { name: 'lookup_account', description: 'Look up', schema: z.object({ account: z.string() }) },
+    );
+    const transfer = tool(
+      async ({ to, amount }) => {
+        counts.transfer = (counts.transfer ?? 0) + 1;
+        return { ok: true, to, amount };
+      },
+      { name: 'transfer', description: 'Transfer', schema: z.object({ to: z.string(), amount: z.number() }) },
+    );
+    const graph = createAgent({
+      model: new ScriptedChatModel(script),
+      tools: [lookup, transfer],
+      middleware: [humanInTheLoopMiddleware({ interruptOn: { transfer: true } })],
+    });
+    const done = await fromGraph(graph, { name: 'accounts' }).resume(
+      serializeContinuation(first.continuation),
+      {
+        [first.actions[0]!.id]: { type: 'approve', args: { to: 'bob', amount: 45 } },
+      },
+    );
+    expect(done.status).toBe('completed');
+    if (done.status === 'completed')
+      expect(done.output).toContain('transfer={"ok":true,"to":"bob","amount":45}');
+    expect(counts).toEqual({ lookup: 1, transfer: 1 });
+  });
+
+  it('a core agent nests under a LangGraph parent; its approval surfaces and resumes through both', async () => {
+    const counts: Counts = {};
+    const parent = () =>
+      fromGraph(
+        createReactAgent({
+          llm: new ScriptedChatModel([
+            { toolCalls: [{ name: 'accounts', args: { input: 'check and pay' } }] },
+            reportResults,
+          ]),
+          tools: [agentTool(coreAgent(counts))],
+          version: 'v2',
+        }),
+        { name: 'desk' },
+      );
+    const first = await parent().run('handle it');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const [action] = first.actions;
+    expect(action!.path.map((segment) => [segment.agent, segment.toolName])).toEqual([
+      ['desk', 'accounts'],
+      ['accounts', 'transfer'],
+    ]);
+    expect(first.continuation.pending[0]).toMatchObject({
+      kind: 'agent',
+      child: { agent: { framework: 'core' } },
+    });
+    const done = await parent().resume(serializeContinuation(first.continuation), {
+      [action!.id]: { type: 'approve' },
+    });
+    expect(done.status).toBe('completed');
+    expect(counts).toEqual({ lookup: 1, transfer: 1 });
+    if (done.status === 'completed') expect(done.output).toContain('accounts="done: lookup_account=');
   });
 });
