@@ -22,6 +22,12 @@ export const CHAINS: readonly Chain[] = [
   { id: 'ai-oc-lg', levels: ['vercel-ai', 'openai-chat', 'langgraph'] },
 ];
 
+/** The same chain with every level built in the framework of the level above it (the root in the leaf's). */
+export function rotated(chain: Chain): Chain {
+  const [root, middle, leaf] = chain.levels;
+  return { id: chain.id, levels: [middle, leaf, root] };
+}
+
 /** The scripts of a chain's three agents, by model name (the agent's name). */
 export function chainScripts(chain: Chain): Record<string, Script> {
   return {

@@ -9,13 +9,16 @@ import { type RunError, runError } from './run-error';
 
 /** One suspended chain to resume. */
 export interface NestingJob {
+  /** Names the report. */
+  key: string;
+  /** How to build the chain here: the frameworks may differ from the ones that suspended. */
   chain: Chain;
   continuation: string;
 }
 
 /** What became of one chain. */
 export interface NestingReport {
-  id: string;
+  key: string;
   approved: string[];
   status?: string;
   output?: string;
@@ -28,7 +31,7 @@ export async function runNestingJobs(baseURL: string, jobs: readonly NestingJob[
   const reports: NestingReport[] = [];
   for (const job of jobs) {
     const counts: Counts = {};
-    const report: NestingReport = { id: job.chain.id, approved: [], counts };
+    const report: NestingReport = { key: job.key, approved: [], counts };
     try {
       const actions = listActions(parseContinuation(job.continuation));
       const decisions: Decisions = {};

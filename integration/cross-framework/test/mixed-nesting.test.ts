@@ -1,7 +1,8 @@
 /**
  * Three chains of depth 3 that put every adapter at every level. Each suspends once with two
  * actions (the leaf's transfer and the middle's refund, asked in the same middle turn) and is
- * resumed from its continuation alone in one fresh process.
+ * resumed from its continuation alone in one fresh process. A second run of each chain is resumed
+ * there by the same chain built in other frameworks at every level: a handoff at all three levels.
  */
 import {
   type Action,
@@ -17,7 +18,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORKS } from '../src/frameworks';
 import { inFreshProcess } from '../src/fresh-process';
-import { buildChain, CHAINS, chainScripts, expectedOutputs } from '../src/nesting-scenario';
+import {
+  buildChain,
+  CHAINS,
+  type Chain,
+  chainScripts,
+  expectedOutputs,
+  rotated,
+} from '../src/nesting-scenario';
 import type { NestingReport } from '../src/nesting-worker';
 
 let server: ScriptedOpenAIServer;
@@ -27,24 +35,29 @@ const continuations = new Map<string, string>();
 const reports = new Map<string, NestingReport>();
 let workerPid = 0;
 
+/** Each chain twice: resumed as built, and resumed by the rotated build. */
+const runs = CHAINS.flatMap((chain) => [
+  { key: chain.id, chain, resumeAs: chain },
+  { key: `${chain.id}:handoff`, chain, resumeAs: rotated(chain) },
+]);
+
 beforeAll(async () => {
   server = await startScriptedOpenAIServer({ scripts: Object.assign({}, ...CHAINS.map(chainScripts)) });
-  for (const chain of CHAINS) {
+  for (const { key, chain } of runs) {
     const counts: Counts = {};
     const result = await buildChain(chain, counts, server.baseURL).run('Handle case 42');
-    if (result.status !== 'suspended')
-      throw new Error(`${chain.id}: expected a suspension, got ${result.status}`);
-    firstCounts.set(chain.id, counts);
-    firstActions.set(chain.id, result.actions);
-    continuations.set(chain.id, serializeContinuation(result.continuation));
+    if (result.status !== 'suspended') throw new Error(`${key}: expected a suspension, got ${result.status}`);
+    firstCounts.set(key, counts);
+    firstActions.set(key, result.actions);
+    continuations.set(key, serializeContinuation(result.continuation));
   }
   const outcome = await inFreshProcess<{ pid: number; results: NestingReport[] }>({
     task: 'nesting',
     baseURL: server.baseURL,
-    jobs: CHAINS.map((chain) => ({ chain, continuation: continuations.get(chain.id)! })),
+    jobs: runs.map(({ key, resumeAs }) => ({ key, chain: resumeAs, continuation: continuations.get(key)! })),
   });
   workerPid = outcome.report.pid;
-  for (const report of outcome.report.results) reports.set(report.id, report);
+  for (const report of outcome.report.results) reports.set(report.key, report);
 }, 60_000);
 
 afterAll(async () => {
@@ -97,28 +110,35 @@ describe.each(CHAINS)('$id ($levels.0 > $levels.1 > $levels.2)', (chain) => {
   });
 
   it('completes in a fresh process from the continuation alone, every tool run exactly once', () => {
-    const report = reports.get(chain.id)!;
-    expect(report.error).toBeUndefined();
-    expect(workerPid).not.toBe(process.pid);
-    expect(report.approved).toEqual(
-      listActions(parseContinuation(continuations.get(chain.id)!)).map((a) => a.id),
-    );
-    expect(report.counts).toEqual({ transfer: 1, refund: 1 });
-    const all: Counts = { ...firstCounts.get(chain.id) };
-    for (const [name, count] of Object.entries(report.counts)) all[name] = (all[name] ?? 0) + count;
-    expect(all).toEqual({ lookup_account: 1, transfer: 1, refund: 1 });
-    expect(report.status).toBe('completed');
-    expect(report.output).toBe(expectedOutputs().root);
+    expectCompleted(chain.id);
+  });
+
+  it(`completes when resumed as ${rotated(chain).levels.join(' > ')}: a handoff at every level`, () => {
+    expectCompleted(`${chain.id}:handoff`);
   });
 
   it('called each model as often as its turns need', () => {
     const calls = (agent: string) =>
       server.requests.filter((request) => request.model === `${chain.id}-${agent}`);
-    expect(calls('root')).toHaveLength(2);
-    expect(calls('middle')).toHaveLength(2);
-    expect(calls('leaf')).toHaveLength(2);
+    // Two runs, each with one call before the suspension and one after it.
+    expect(calls('root')).toHaveLength(4);
+    expect(calls('middle')).toHaveLength(4);
+    expect(calls('leaf')).toHaveLength(4);
     expect([...calls('root'), ...calls('middle'), ...calls('leaf')].every((r) => r.status === 200)).toBe(
       true,
     );
   });
 });
+
+function expectCompleted(key: string): void {
+  const report = reports.get(key)!;
+  expect(report.error).toBeUndefined();
+  expect(workerPid).not.toBe(process.pid);
+  expect(report.approved).toEqual(listActions(parseContinuation(continuations.get(key)!)).map((a) => a.id));
+  expect(report.counts).toEqual({ transfer: 1, refund: 1 });
+  const all: Counts = { ...firstCounts.get(key) };
+  for (const [name, count] of Object.entries(report.counts)) all[name] = (all[name] ?? 0) + count;
+  expect(all).toEqual({ lookup_account: 1, transfer: 1, refund: 1 });
+  expect(report.status).toBe('completed');
+  expect(report.output).toBe(expectedOutputs().root);
+}
