@@ -14,5 +14,5 @@ echo "compat: node $("$node22" --version), openai $("$node22" -p "require('$dir/
 
 cd "$root"
 # The child processes the tests spawn load openai from here too.
-OPENAI_COMPAT_DIR="$dir" OPENAI_EXPECT_MAJOR=7 OPENAI_MODULE="$dir/node_modules/openai/index.mjs" \
+VITE_CONFIG_NATIVE_IGNORE_WARNING=true OPENAI_COMPAT_DIR="$dir" OPENAI_EXPECT_MAJOR=7 OPENAI_MODULE="$dir/node_modules/openai/index.mjs" \
   "$node22" node_modules/vitest/vitest.mjs run --config packages/adapter-openai/scripts/vitest.compat.config.ts

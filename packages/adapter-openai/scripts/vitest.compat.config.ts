@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-import base from '../../../vitest.config.ts';
+import base from '../../../vitest.config';
 
 const dir = process.env.OPENAI_COMPAT_DIR;
 if (!dir) throw new Error('Set OPENAI_COMPAT_DIR to the folder where the other openai version is installed.');

@@ -109,9 +109,10 @@ export function fromChatAssistant(
   }
   const meta = {
     name: 'name' in message ? message.name : undefined,
-    // Which of `content: null`, an absent content and `refusal: null` the wire had, to print it back.
-    content: content === null ? 'null' : content === undefined ? 'absent' : undefined,
-    refusal: message.refusal === null ? 'null' : undefined,
+    // How the content was absent, where printing back would not guess it: with tool calls it is
+    // `null`, without them `''`. A `refusal: null` says nothing and is not kept.
+    content:
+      content === undefined ? 'absent' : content === null && !message.tool_calls?.length ? 'null' : undefined,
     audio: message.audio ? (message.audio as unknown as JsonValue) : undefined,
     // Citations are kept for the reader; the API takes no annotations back.
     annotations:
@@ -194,7 +195,6 @@ function toChatAssistant(message: AssistantMessage): OpenAI.Chat.ChatCompletionA
   else if (meta.content === 'null' || (meta.content !== 'absent' && calls.length > 0)) result.content = null;
   else if (meta.content !== 'absent') result.content = '';
   if (refusals.length > 0) result.refusal = refusals.join('');
-  else if (meta.refusal === 'null') result.refusal = null;
   if (calls.length > 0) result.tool_calls = calls;
   if (typeof meta.name === 'string') result.name = meta.name;
   if (meta.audio)

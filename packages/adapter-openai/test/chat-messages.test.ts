@@ -1,7 +1,7 @@
 import { type Message, messageSchema } from '@agent-continuations/core';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { fromChatMessages, toChatMessages } from '../src/index';
+import { fromChatAssistant, fromChatMessages, toChatMessages } from '../src/index';
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam;
 
@@ -27,7 +27,7 @@ describe('chat messages <-> neutral messages', () => {
       { role: 'system', content: 'Be brief.' },
       { role: 'developer', content: 'Use EUR.', name: 'ops' },
       { role: 'user', content: 'Hi' },
-      { role: 'assistant', content: 'Hello.', refusal: null },
+      { role: 'assistant', content: 'Hello.' },
       { role: 'system', content: [{ type: 'text', text: 'parts' }] },
     ]);
     expect(neutral.slice(2, 4)).toEqual([
@@ -35,7 +35,6 @@ describe('chat messages <-> neutral messages', () => {
       {
         role: 'assistant',
         content: [{ type: 'text', text: 'Hello.' }],
-        providerMetadata: { openai: { refusal: 'null' } },
       },
     ]);
   });
@@ -79,7 +78,6 @@ describe('chat messages <-> neutral messages', () => {
         { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', args: { id: 'A1' } },
         { type: 'tool-call', toolCallId: 'c2', toolName: 'lookup', args: { id: 'B2' } },
       ],
-      providerMetadata: { openai: { content: 'null' } },
     });
     expect(neutral[2]).toEqual({
       role: 'tool',
@@ -121,6 +119,19 @@ describe('chat messages <-> neutral messages', () => {
       content: [
         { type: 'text', text: 'I cannot help with that.', providerMetadata: { openai: { refusal: true } } },
       ],
+    });
+  });
+
+  it('keeps nothing for what carries no information, so continuations stay small', () => {
+    const completion = {
+      role: 'assistant',
+      content: 'Hi.',
+      refusal: null,
+      annotations: [],
+    } as OpenAI.Chat.ChatCompletionMessage;
+    expect(fromChatAssistant(completion)).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hi.' }],
     });
   });
 
