@@ -18,14 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORKS } from '../src/frameworks';
 import { inFreshProcess } from '../src/fresh-process';
-import {
-  buildChain,
-  CHAINS,
-  type Chain,
-  chainScripts,
-  expectedOutputs,
-  rotated,
-} from '../src/nesting-scenario';
+import { buildChain, CHAINS, chainScripts, expectedOutputs, rotated } from '../src/nesting-scenario';
 import type { NestingReport } from '../src/nesting-worker';
 
 let server: ScriptedOpenAIServer;
