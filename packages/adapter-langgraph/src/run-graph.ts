@@ -330,13 +330,13 @@ function levelReader(context: RunContext, messagesKey: string): LevelReader {
   };
 }
 
+/** `interruptBefore(<the nodes about to run>)`, or `interruptAfter(<the nodes configured to pause after>)`. */
 function staticPauseName(handle: GraphHandle, next: readonly string[]): string {
   const before = Array.isArray(handle.interruptBefore) ? (handle.interruptBefore as string[]) : [];
-  const kind =
-    handle.interruptBefore === '*' || next.some((node) => before.includes(node))
-      ? 'interruptBefore'
-      : 'interruptAfter';
-  return `${kind}(${next.join(',')})`;
+  if (handle.interruptBefore === '*' || next.some((node) => before.includes(node)))
+    return `interruptBefore(${next.join(',')})`;
+  const after = Array.isArray(handle.interruptAfter) ? (handle.interruptAfter as string[]) : ['*'];
+  return `interruptAfter(${after.join(',')})`;
 }
 
 function doneToPart(entry: DoneEntry): ToolResultPart {

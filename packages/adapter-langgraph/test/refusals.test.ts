@@ -113,4 +113,29 @@ describe('refusals', () => {
     expect(done.status).toBe('completed');
     expect(counts.transfer).toBe(1);
   });
+
+  it('a static interruptAfter pause is reported too', async () => {
+    const counts: Counts = {};
+    const llm = new ScriptedChatModel([{ toolCalls: [{ name: 'lookup', args: {} }] }, 'all good']);
+    const lookup = tool(
+      async () => {
+        counts.lookup = (counts.lookup ?? 0) + 1;
+        return 'fine';
+      },
+      { name: 'lookup', description: 'Look', schema: z.object({}) },
+    );
+    const graph = createReactAgent({ llm, tools: [lookup], version: 'v2', interruptAfter: ['tools'] });
+    const agent = fromGraph(graph, { name: 'looker' });
+    const first = await agent.run('look');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    expect(first.continuation.suspendedBy).toEqual({
+      type: 'predicate',
+      predicates: ['interruptAfter(tools)'],
+    });
+    expect(counts.lookup).toBe(1);
+    const done = await fromGraph(graph, { name: 'looker' }).resume(serializeContinuation(first.continuation));
+    expect(done.status).toBe('completed');
+    if (done.status === 'completed') expect(done.output).toBe('all good');
+    expect(counts.lookup).toBe(1);
+  });
 });
