@@ -12,19 +12,21 @@ export {
   type CheckpointStart,
   type CheckpointStep,
   checkpointer,
-  type DurableOptions,
   type LeaseOptions,
-  type RecoveredRun,
   type RunLease,
   type RunRecord,
-  recover,
-  recoverRun,
   replayCheckpoints,
-  resumeDurably,
-  runDurably,
 } from './checkpoint';
 export { type ParseOptions, parseContinuation, serializeContinuation } from './codec';
 export { checkDecisions } from './decisions';
+export {
+  type DurableOptions,
+  type RecoveredRun,
+  recover,
+  recoverRun,
+  resumeDurably,
+  runDurably,
+} from './durable';
 export {
   createEncryption,
   decodeStoredBody,
