@@ -124,7 +124,7 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
   const schema = asSchema(sdkTool.inputSchema);
   const inputSchema = (await schema.jsonSchema) as JsonSchema;
   const binding = (sdkTool as { [AGENT]?: AgentBinding })[AGENT];
-  // Calls refused by an `ai@7` policy, remembered between the approval check and `execute`.
+  // Calls an `ai@7` policy denied, remembered between the approval check and `execute`.
   const denied = new Map<string, string | undefined>();
   const definition: ToolDefinition = {
     name,
@@ -146,9 +146,20 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
       return status === 'ask';
     },
   };
+  // A call an `ai@7` policy denied never runs: the model gets the policy's reason as an error.
+  const refuseIfDenied = (ctx: ToolContext) => {
+    const key = `${ctx.runId}:${ctx.toolCallId}`;
+    if (!denied.has(key)) return;
+    const reason = denied.get(key);
+    denied.delete(key);
+    throw new Error(`The tool approval policy denied this call${reason ? `: ${reason}` : '.'}`);
+  };
   if (binding) {
     definition.agent = binding.agent;
-    definition.execute = (args, ctx) => ctx.runAgent(binding.agent, binding.toInput(args));
+    definition.execute = (args, ctx) => {
+      refuseIfDenied(ctx);
+      return ctx.runAgent(binding.agent, binding.toInput(args));
+    };
     return definition;
   }
   const execute = sdkTool.execute;
@@ -166,12 +177,7 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
     return definition;
   }
   definition.execute = async (args, ctx) => {
-    const key = `${ctx.runId}:${ctx.toolCallId}`;
-    if (denied.has(key)) {
-      const reason = denied.get(key);
-      denied.delete(key);
-      throw new Error(`The tool approval policy denied this call${reason ? `: ${reason}` : '.'}`);
-    }
+    refuseIfDenied(ctx);
     const options = {
       toolCallId: ctx.toolCallId,
       messages: toModelMessages(ctx.messages),
