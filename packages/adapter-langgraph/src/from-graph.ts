@@ -30,11 +30,12 @@ import {
   zodValidator,
 } from '@agent-continuations/core';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { Command, MemorySaver } from '@langchain/langgraph';
+import { Command, type MemorySaver } from '@langchain/langgraph';
 import type { z } from 'zod';
 import { type GraphState, importState } from './graph-state';
 import { resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
+import { PrivateSaver } from './private-saver';
 import { type GraphHandle, type RunContext, runSegment, type SegmentInput } from './run-graph';
 import { guardToolNodes } from './tool-guard';
 import { agentOf, responseOf } from './tools';
@@ -137,7 +138,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       runner,
       handle,
       context,
-      segment(new MemorySaver(), { [messagesKey]: messages }),
+      segment(new PrivateSaver(), { [messagesKey]: messages }),
       runOptions,
     );
   }
@@ -211,7 +212,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     fromPredicate: boolean,
     runOptions: RunOptions,
   ): Promise<RunResult<string>> {
-    const saver = new MemorySaver();
+    const saver = new PrivateSaver();
     const messages = toLangChainMessages(ownExtrasOnly(continuation.messages));
     const waiting = toolCallsOf(continuation.messages.at(-1)).length > 0;
     let input: unknown = { [messagesKey]: messages };

@@ -5,8 +5,9 @@
  * answers. Moved in and out of a private `MemorySaver`.
  */
 import { ContinuationError, type JsonObject, type JsonValue } from '@agent-continuations/core';
-import { MemorySaver } from '@langchain/langgraph';
+import type { MemorySaver } from '@langchain/langgraph';
 import { z } from 'zod';
+import { PrivateSaver } from './private-saver';
 
 /** How a pending action is answered in LangGraph terms. */
 export interface InterruptRef {
@@ -229,7 +230,7 @@ export function importState(
     );
   }
   const messages = state.messages ?? {};
-  const saver = new MemorySaver();
+  const saver = new PrivateSaver();
   const thread: MemorySaver['storage'][string] = Object.create(null);
   for (const saved of state.checkpoints) {
     thread[saved.ns] ??= Object.create(null);
