@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '@agent-continuations/core';
+import { type AgentStreamEvent, isContinuationError } from '@agent-continuations/core';
 import { lastToolResults } from '@agent-continuations/testing';
 import { readUIMessageStream, ToolLoopAgent, tool, type UIMessage, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -103,6 +103,31 @@ describe('stream()', () => {
     const last = events.at(-1)!;
     expect(last.type).toBe('result');
     if (last.type === 'result') expect(last.result.status).toBe('suspended');
+  });
+  it('ends with a model error that carries the last good continuation', async () => {
+    const agent = continuable(
+      {
+        model: scriptedLanguageModel([{ toolCalls: [{ name: 'lookup', args: { topic: 'x' } }] }]),
+        maxRetries: 0,
+        tools: {
+          lookup: tool({ inputSchema: z.object({ topic: z.string() }), execute: async () => 'facts' }),
+        },
+      },
+      { name: 'flaky' },
+    );
+    const run = agent.stream('go');
+    const error = await collect(run).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(isContinuationError(error, 'MODEL_ERROR')).toBe(true);
+    expect((error as { continuation: { step: number } }).continuation.step).toBe(1);
+    await expect(run.result).rejects.toBe(error);
+    // As a UI stream, the failure is an error chunk, and the stream still ends.
+    const chunks = await collect(
+      toUIMessageStream(agent.stream('go'), { onError: () => 'The model failed.' }),
+    );
+    expect(chunks.at(-1)).toEqual({ type: 'error', errorText: 'The model failed.' });
   });
 });
 
