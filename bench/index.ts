@@ -14,6 +14,7 @@ type Section = () => Promise<{ run(): Promise<void> }>;
 /** One line per section, in the order they run. */
 const sections: Record<string, Section> = {
   core: () => import('./core'),
+  'cross-framework': () => import('./cross-framework'),
   langgraph: () => import('./langgraph'),
   openai: () => import('./openai'),
   stores: () => import('./stores'),
