@@ -1,28 +1,28 @@
 /**
  * The research assistant demo. With no argument it runs the whole story in separate processes:
  *   1. `start`: the assistant delegates to the researcher, which searches and then wants to publish;
- *      publishing needs approval, so the whole run suspends and its continuation goes to a file;
- *   2. `approve`: a new process reads the file, lists what waits (the researcher's `publish_report`,
- *      two levels down), approves it with an edited title, and resumes both agents to the end.
+ *      publishing needs approval, so the whole run suspends and its continuation is saved in the
+ *      SQLite store;
+ *   2. `approve`: a new process lists what waits in the store (the researcher's `publish_report`,
+ *      two levels down), approves it with an edited title, and resumes both agents to the end
+ *      under a store claim;
+ *   3. `again`: one more process tries to resume the same continuation, as a double-clicked
+ *      button would: the claim refuses it, and nothing runs twice.
  * Set RESEARCH_DEMO_DIR to choose where the files go.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type Decisions,
-  listActions,
-  parseContinuation,
-  serializeContinuation,
-} from '@agent-continuations/core';
+import { type Decisions, isContinuationError, listActions, resumeStored } from '@agent-continuations/core';
+import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { buildAssistant } from './agents';
 import { filePublisher } from './publisher';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.RESEARCH_DEMO_DIR ?? join(here, '..', '.data');
-const continuationFile = join(dataDir, 'continuation.json');
 const publisher = filePublisher(join(dataDir, 'publications.json'));
+const openStore = () => createSqliteStore({ path: join(dataDir, 'continuations.db') });
 const say = (line: string) => console.log(`[process ${process.pid}] ${line}`);
 
 async function start(): Promise<void> {
@@ -34,39 +34,66 @@ async function start(): Promise<void> {
   });
   if (result.status !== 'suspended')
     throw new Error(`expected the run to wait for approval, it is ${result.status}`);
-  writeFileSync(continuationFile, serializeContinuation(result.continuation));
-  say(
-    `suspended with ${result.actions.length} action(s) waiting; continuation saved (${readFileSync(continuationFile).byteLength} bytes).`,
-  );
+  const store = openStore();
+  await store.save(result.continuation);
+  await store.close?.();
+  say(`suspended with ${result.actions.length} action(s) waiting; continuation saved in the store.`);
   say(`search_web executions in this process: ${counts.search}. Exiting.`);
 }
 
 async function approve(): Promise<void> {
-  if (!existsSync(continuationFile)) throw new Error('Nothing to approve: run the demo with `start` first.');
-  const continuation = parseContinuation(readFileSync(continuationFile, 'utf8'));
-  const decisions: Decisions = {};
-  for (const action of listActions(continuation)) {
-    const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
-    say(`pending ${action.kind}: ${path} ${JSON.stringify(action.args)}`);
-    // The editor approves, with a shorter title.
-    const args = { ...(action.args as Record<string, unknown>), title: 'Solar market brief 2026' };
-    decisions[action.id] = { type: 'approve', args, by: 'editor@example.com' };
-  }
+  const store = openStore();
+  const waiting = (await store.list({ status: 'suspended' })).items;
+  if (waiting.length === 0) throw new Error('Nothing to approve: run the demo with `start` first.');
   const counts = { search: 0 };
-  const result = await buildAssistant(publisher, counts).resume(continuation, decisions);
-  if (result.status !== 'completed') throw new Error(`expected the run to complete, it is ${result.status}`);
-  rmSync(continuationFile);
-  say('approved and resumed.');
-  console.log(`Final answer: ${result.output}`);
+  const agent = buildAssistant(publisher, counts);
+  for (const { id } of waiting) {
+    const { continuation } = (await store.load(id))!;
+    const decisions: Decisions = {};
+    for (const action of listActions(continuation)) {
+      const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
+      say(`pending ${action.kind}: ${path} ${JSON.stringify(action.args)}`);
+      // The editor approves, with a shorter title.
+      const args = { ...(action.args as Record<string, unknown>), title: 'Solar market brief 2026' };
+      decisions[action.id] = { type: 'approve', args, by: 'editor@example.com' };
+    }
+    const result = await resumeStored(store, agent, id, decisions);
+    if (result.status !== 'completed')
+      throw new Error(`expected the run to complete, it is ${result.status}`);
+    say('approved and resumed.');
+    console.log(`Final answer: ${result.output}`);
+  }
+  await store.close?.();
   console.log(`publish_report executions: ${publisher.count()}`);
   console.log(`search_web executions in the resuming process: ${counts.search}`);
+}
+
+async function again(): Promise<void> {
+  const store = openStore();
+  const [resumed] = (await store.list({ status: 'completed' })).items;
+  if (!resumed) throw new Error('Nothing was resumed yet.');
+  const { continuation } = (await store.load(resumed.id))!;
+  const decisions: Decisions = Object.fromEntries(
+    listActions(continuation).map((action) => [action.id, { type: 'approve' }]),
+  );
+  try {
+    await resumeStored(store, buildAssistant(publisher), resumed.id, decisions);
+    throw new Error('the same continuation was resumed twice');
+  } catch (error) {
+    if (!isContinuationError(error, 'CLAIM_CONFLICT')) throw error;
+    say(`resuming the same continuation again: ${error.code} (${error.message})`);
+  } finally {
+    await store.close?.();
+  }
+  console.log(`publish_report executions: ${publisher.count()}`);
 }
 
 async function main(): Promise<void> {
   const command = process.argv[2];
   if (command === 'start') return start();
   if (command === 'approve') return approve();
-  for (const step of ['start', 'approve']) {
+  if (command === 'again') return again();
+  for (const step of ['start', 'approve', 'again']) {
     const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), step], {
       stdio: 'inherit',
       env: process.env,

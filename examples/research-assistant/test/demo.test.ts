@@ -15,7 +15,7 @@ const node = (dir: string, ...args: string[]) =>
     },
   );
 
-it("suspends on the researcher's publish_report two levels down, and completes in a new process with the edited title", () => {
+it("suspends on the researcher's publish_report two levels down, completes in a new process with the edited title, and refuses a second resume", () => {
   const dir = mkdtempSync(join(tmpdir(), 'research-demo-'));
   const run = node(dir);
   expect(run.stderr).toBe('');
@@ -26,7 +26,7 @@ it("suspends on the researcher's publish_report two levels down, and completes i
       .map((line) => /^\[process (\d+)\]/.exec(line)?.[1])
       .filter(Boolean),
   );
-  expect(pids.size).toBe(2);
+  expect(pids.size).toBe(3);
   expect(run.stdout).toContain('search_web executions in this process: 1.');
   expect(run.stdout).toContain(
     'pending approval: research-assistant.research > researcher.publish_report {"title":"Solar market brief: the 2026 solar market"',
@@ -43,9 +43,15 @@ it("suspends on the researcher's publish_report two levels down, and completes i
   expect(publications.map((publication) => publication.title)).toEqual(['Solar market brief 2026']);
   expect(publications[0]!.key).toMatch(/^[0-9a-f-]{36}\/assistant_1:researcher_2$/);
 
-  // The continuation was used up: a second approval in yet another process has nothing to resume.
-  const again = node(dir, 'approve');
-  expect(again.status).toBe(1);
-  expect(again.stderr).toContain('Nothing to approve');
+  // A third process tries the same continuation again: the store's claim refuses it.
+  expect(run.stdout).toMatch(
+    /resuming the same continuation again: CLAIM_CONFLICT \(Continuation "[0-9a-f-]{36}" is already resumed\.\)/,
+  );
+  expect(run.stdout.match(/publish_report executions: 1/g)).toHaveLength(2);
+
+  // Nothing is left to approve.
+  const approveAgain = node(dir, 'approve');
+  expect(approveAgain.status).toBe(1);
+  expect(approveAgain.stderr).toContain('Nothing to approve');
   expect(JSON.parse(readFileSync(join(dir, 'publications.json'), 'utf8'))).toHaveLength(1);
 });
