@@ -1,32 +1,35 @@
 /**
  * The HR demo. With no argument it runs the whole story in separate processes:
- *   1. `start`: run until the deepest agent needs approval, save the continuation, exit;
- *   2. `approve`: in a new process, list the pending actions, approve them, resume, print the answer.
+ *   1. `start`: run until the deepest agent needs approval, save the continuation in the SQLite
+ *      store (`.data/hr.sqlite`), exit;
+ *   2. `approve`: in a new process, list the waiting continuation's actions, approve them, resume
+ *      it under the store's claim, print the answer.
  * The models are a local scripted OpenAI-compatible server, or a real endpoint when OPENAI_API_KEY
  * is set (with OPENAI_BASE_URL and OPENAI_MODEL to pick another endpoint or model).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type Decisions,
-  listActions,
-  parseContinuation,
-  serializeContinuation,
-} from '@agent-continuations/core';
+import { type Decisions, listActions, resumeStored, serializeContinuation } from '@agent-continuations/core';
+import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { buildHrAgent } from './agents';
 import { demoClient } from './client';
-import { fileLedger } from './ledger';
+import { sqliteLedger } from './ledger';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.HR_DEMO_DIR ?? join(here, '..', '.data');
-const continuationFile = join(dataDir, 'continuation.json');
-const ledger = fileLedger(join(dataDir, 'ledger.json'));
+
+/** The continuation store and the payroll ledger share one SQLite file. */
+function open() {
+  mkdirSync(dataDir, { recursive: true });
+  const store = createSqliteStore({ path: join(dataDir, 'hr.sqlite') });
+  return { store, ledger: sqliteLedger(store.database) };
+}
 
 async function start(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
+  const { store, ledger } = open();
   const models = await demoClient();
   try {
     const result = await buildHrAgent(ledger, models).run('Please give Ada a 3000 raise.', {
@@ -39,20 +42,25 @@ async function start(): Promise<void> {
     }
     if (result.status !== 'suspended')
       throw new Error(`expected the run to wait for approval, it is ${result.status}`);
-    writeFileSync(continuationFile, serializeContinuation(result.continuation));
-    const bytes = readFileSync(continuationFile).byteLength;
+    await store.save(result.continuation);
+    const bytes = serializeContinuation(result.continuation).length;
     console.log(
-      `[process ${process.pid}] suspended: ${result.actions.length} action(s) waiting; continuation saved (${bytes} bytes). Exiting.`,
+      `[process ${process.pid}] suspended: ${result.actions.length} action(s) waiting; continuation ${result.continuation.id} saved in the SQLite store (${bytes} bytes). Exiting.`,
     );
   } finally {
     await models.close();
+    await store.close();
   }
 }
 
 async function approve(): Promise<void> {
-  if (!existsSync(continuationFile))
+  const { store, ledger } = open();
+  const [waiting] = (await store.list({ status: 'suspended', agentName: 'hr' })).items;
+  if (!waiting) {
+    await store.close();
     return console.log(`[process ${process.pid}] nothing waits for approval.`);
-  const continuation = parseContinuation(readFileSync(continuationFile, 'utf8'));
+  }
+  const { continuation } = (await store.load(waiting.id))!;
   const decisions: Decisions = {};
   for (const action of listActions(continuation)) {
     const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
@@ -62,14 +70,20 @@ async function approve(): Promise<void> {
     decisions[action.id] = { type: 'approve', by: 'hr-manager@example.com' };
   }
   const models = await demoClient();
-  const result = await buildHrAgent(ledger, models)
-    .resume(continuation, decisions)
-    .finally(() => models.close());
-  if (result.status !== 'completed') throw new Error(`expected the run to complete, it is ${result.status}`);
-  rmSync(continuationFile);
-  console.log(`[process ${process.pid}] approved and resumed.`);
-  console.log(`Final answer: ${result.output}`);
-  console.log(`update_salary executions: ${ledger.applied()}`);
+  try {
+    // The claim makes sure this continuation is resumed once, even if two approvers click at once.
+    const result = await resumeStored(store, buildHrAgent(ledger, models), waiting.id, decisions, {
+      owner: `approver-${process.pid}`,
+    });
+    if (result.status !== 'completed')
+      throw new Error(`expected the run to complete, it is ${result.status}`);
+    console.log(`[process ${process.pid}] approved and resumed.`);
+    console.log(`Final answer: ${result.output}`);
+    console.log(`update_salary executions: ${ledger.applied()}`);
+  } finally {
+    await models.close();
+    await store.close();
+  }
 }
 
 async function main(): Promise<void> {
