@@ -61,6 +61,11 @@ export function fromLangChainMessages(messages: readonly BaseMessage[]): Message
   return out;
 }
 
+/** The neutral messages of a graph state's messages channel. */
+export function neutralMessages(values: Record<string, unknown>, messagesKey: string): Message[] {
+  return fromLangChainMessages((values[messagesKey] ?? []) as BaseMessage[]);
+}
+
 /** One neutral tool result as the LangChain `ToolMessage` a tool node would have written. */
 export function toolResultMessage(part: ToolResultPart): ToolMessage {
   const isString = typeof part.output === 'string';

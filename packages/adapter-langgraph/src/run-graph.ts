@@ -8,13 +8,10 @@ import {
   addUsage,
   type Continuation,
   ContinuationError,
-  CURRENT_VERSION,
   type DoneEntry,
-  FORMAT,
+  emptyUsage,
   type JsonObject,
   listActions,
-  type Message,
-  type PredicateContext,
   type RunOptions,
   type RunResult,
   type SuspendPredicate,
@@ -24,14 +21,15 @@ import {
   toolCallsOf,
   type Usage,
 } from '@agent-continuations/core';
-import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
-import type { LLMResult } from '@langchain/core/outputs';
-import { isGraphDrained, type MemorySaver, RunControl } from '@langchain/langgraph';
+import { isGraphDrained, type MemorySaver } from '@langchain/langgraph';
+import { continuationOf } from './continuation-of';
 import { exportState } from './graph-state';
 import { type LevelReader, mapInterrupts, type SnapshotLike, toJson } from './interrupts';
 import { CAPTURE_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
-import { fromLangChainMessages, toolResultPart } from './messages';
+import { fromLangChainMessages, neutralMessages, toolResultPart } from './messages';
+import { ModelCallCounter, PredicateControl } from './step-control';
+import { stepObserver } from './step-events';
 import type { Capture } from './tool-guard';
 import { outsideGraph } from './tools';
 
@@ -141,7 +139,7 @@ export async function runSegment(
   const snapshot = await handle.getState(stateConfig, { subgraphs: true });
   const step = context.step + counter.calls;
   const usage = addUsage(context.usage, counter.usage);
-  const messages = neutralMessages(snapshot, segment.messagesKey);
+  const messages = neutralMessages(snapshot.values, segment.messagesKey);
   const root = await segment.saver.getTuple({
     configurable: { ...stateConfig.configurable, checkpoint_ns: '' },
   });
@@ -188,12 +186,7 @@ export async function runSegment(
   else if (control.fired.length > 0) suspendedBy = { type: 'predicate', predicates: control.fired };
   else suspendedBy = { type: 'predicate', predicates: [staticPauseName(handle, snapshot.next)] };
 
-  const continuation: Continuation = {
-    format: FORMAT,
-    version: CURRENT_VERSION,
-    id: crypto.randomUUID(),
-    runId: context.runId,
-    agent: { ...context.agent },
+  const continuation = continuationOf(context, {
     messages,
     pending: mapped.pending,
     done: doneEntries,
@@ -201,10 +194,7 @@ export async function runSegment(
     usage,
     suspendedBy,
     state: exportState(segment.saver, segment.threadId, segment.nodeNames, mapped.refs) as never,
-    metadata: context.metadata,
-    decisions: [...context.audit],
-    createdAt: new Date().toISOString(),
-  };
+  });
   await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
   return { status: 'suspended', continuation, actions: listActions(continuation) };
 }
@@ -241,91 +231,30 @@ function sentToolCall(checkpoint: { channel_values?: Record<string, unknown> } |
   };
 }
 
-/**
- * Turns the state after each step into run events: a new assistant message is a model call, new
- * tool messages are tool results. Each event's checkpoint resumes from that step (from the neutral
- * messages: LangGraph's own checkpoint of a step in flight is not final).
- */
-function stepObserver(
-  context: RunContext,
-  counter: ModelCallCounter,
-  messagesKey: string,
-  onEvent: NonNullable<RunOptions['onEvent']>,
-): (values: Record<string, unknown>) => Promise<void> {
-  let seen: number | undefined;
-  return async (values) => {
-    const messages = neutralMessages({ values, tasks: [] }, messagesKey);
-    const from = seen ?? messages.length;
-    seen = messages.length;
-    const step = context.step + counter.calls;
-    const usage = addUsage(context.usage, counter.usage);
-    const checkpoint = (): Continuation => ({
-      format: FORMAT,
-      version: CURRENT_VERSION,
-      id: crypto.randomUUID(),
-      runId: context.runId,
-      agent: { ...context.agent },
-      messages,
-      pending: [],
-      done: [],
-      step,
-      usage,
-      suspendedBy: { type: 'checkpoint' },
-      metadata: context.metadata,
-      decisions: [...context.audit],
-      createdAt: new Date().toISOString(),
-    });
-    for (const message of messages.slice(from)) {
-      if (message.role === 'assistant') {
-        await onEvent({ type: 'model-call', runId: context.runId, step, message, usage, checkpoint });
-      } else if (message.role === 'tool') {
-        for (const part of message.content) {
-          await onEvent({
-            type: 'tool-result',
-            runId: context.runId,
-            step,
-            toolCallId: part.toolCallId,
-            toolName: part.toolName,
-            output: part.output,
-            isError: part.isError === true,
-            checkpoint,
-          });
-        }
-      }
-    }
-  };
-}
-
-function neutralMessages(snapshot: SnapshotLike, messagesKey: string): Message[] {
-  return fromLangChainMessages((snapshot.values[messagesKey] ?? []) as BaseMessage[]);
-}
-
 /** Reads each level of a snapshot: a waiting subgraph becomes a child continuation of its own. */
 function levelReader(context: RunContext, messagesKey: string): LevelReader {
   return {
     calls(snapshot) {
-      const messages = neutralMessages(snapshot, messagesKey);
+      const messages = neutralMessages(snapshot.values, messagesKey);
       let at = messages.length - 1;
       while (at >= 0 && messages[at]!.role !== 'assistant') at--;
       return at >= 0 ? toolCallsOf(messages[at]) : [];
     },
     child(name, snapshot, pending, toolCallId) {
-      return {
-        format: FORMAT,
-        version: CURRENT_VERSION,
-        id: crypto.randomUUID(),
+      const child = {
         runId: `${context.runId}/${toolCallId}`,
         agent: { name, framework: 'langgraph' },
-        messages: snapshot ? neutralMessages(snapshot, messagesKey) : [],
+        metadata: {},
+        audit: [],
+      };
+      return continuationOf(child, {
+        messages: snapshot ? neutralMessages(snapshot.values, messagesKey) : [],
         pending,
         done: [],
         step: 0,
-        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        usage: emptyUsage(),
         suspendedBy: { type: 'actions', kinds: [...new Set(pending.map((entry) => entry.kind))] },
-        metadata: {},
-        decisions: [],
-        createdAt: new Date().toISOString(),
-      };
+      });
     },
   };
 }
@@ -355,88 +284,4 @@ function isToolMessage(value: unknown): value is ToolMessage {
     typeof (value as BaseMessage | undefined)?.getType === 'function' &&
     (value as BaseMessage).getType() === 'tool'
   );
-}
-
-/** Counts model calls and their token usage while a segment runs. */
-class ModelCallCounter extends BaseCallbackHandler {
-  name = 'agent-continuations-model-counter';
-  // Counted before the next step boundary is checked, never in the background.
-  override awaitHandlers = true;
-  calls = 0;
-  usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
-  /** What the last model call was sent. */
-  lastInput: BaseMessage[] = [];
-
-  override async handleChatModelStart(_llm: unknown, messages: BaseMessage[][]): Promise<void> {
-    this.lastInput = messages[0] ?? [];
-  }
-
-  /** Tool calls of the last model turn that have no result yet: predicates wait until they do. */
-  readonly outstanding = new Set<string>();
-
-  override async handleLLMEnd(output: LLMResult): Promise<void> {
-    this.calls += 1;
-    const generation = output.generations[0]?.[0] as
-      | { message?: { usage_metadata?: Record<string, number>; tool_calls?: Array<{ id?: string }> } }
-      | undefined;
-    this.outstanding.clear();
-    for (const call of generation?.message?.tool_calls ?? []) if (call.id) this.outstanding.add(call.id);
-    const meta = generation?.message?.usage_metadata;
-    const tokenUsage = (output.llmOutput?.tokenUsage ?? {}) as Record<string, number>;
-    const input = meta?.input_tokens ?? tokenUsage.promptTokens ?? 0;
-    const out = meta?.output_tokens ?? tokenUsage.completionTokens ?? 0;
-    this.usage = addUsage(this.usage, {
-      inputTokens: input,
-      outputTokens: out,
-      totalTokens: meta?.total_tokens ?? input + out,
-    });
-  }
-
-  override async handleToolEnd(output: unknown): Promise<void> {
-    const id = (output as { tool_call_id?: unknown } | undefined)?.tool_call_id;
-    if (typeof id === 'string') this.outstanding.delete(id);
-  }
-}
-
-/**
- * LangGraph's drain control, asked at every step boundary: it drains (and the run suspends) when
- * a predicate fires at a boundary where no tool call waits. Predicates must answer synchronously.
- */
-class PredicateControl extends RunControl {
-  fired: string[] = [];
-  #skip: boolean;
-
-  constructor(
-    private readonly predicates: readonly SuspendPredicate[],
-    skipFirst: boolean,
-    private readonly beforeModelCall: () => boolean,
-    private readonly context: () => PredicateContext,
-  ) {
-    super();
-    this.#skip = skipFirst;
-  }
-
-  override get drainRequested(): boolean {
-    if (super.drainRequested) return true;
-    if (this.predicates.length === 0) return false;
-    if (this.#skip) {
-      this.#skip = false;
-      return false;
-    }
-    // As in every adapter, predicates are checked before a model call: not while tool calls wait.
-    if (!this.beforeModelCall()) return false;
-    const context = this.context();
-    for (const predicate of this.predicates) {
-      const answer = predicate.check(context);
-      if (answer instanceof Promise) {
-        throw new ContinuationError(
-          'INVALID_OPERATION',
-          `Predicate "${predicate.name}" is async; LangGraph checks predicates synchronously at its step boundaries.`,
-        );
-      }
-      if (answer) this.fired.push(predicate.name);
-    }
-    if (this.fired.length > 0) this.requestDrain(this.fired.join(','));
-    return this.fired.length > 0;
-  }
 }

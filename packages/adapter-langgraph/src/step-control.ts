@@ -1,0 +1,99 @@
+/**
+ * What the adapter hooks into a LangGraph run: a callback handler that counts model calls, usage
+ * and unanswered tool calls, and the drain control that fires suspension predicates.
+ */
+import {
+  addUsage,
+  ContinuationError,
+  type PredicateContext,
+  type SuspendPredicate,
+  type Usage,
+} from '@agent-continuations/core';
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { LLMResult } from '@langchain/core/outputs';
+import { RunControl } from '@langchain/langgraph';
+
+/** Counts model calls and their token usage while a segment runs. */
+export class ModelCallCounter extends BaseCallbackHandler {
+  name = 'agent-continuations-model-counter';
+  // Counted before the next step boundary is checked, never in the background.
+  override awaitHandlers = true;
+  calls = 0;
+  usage: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+  /** What the last model call was sent. */
+  lastInput: BaseMessage[] = [];
+
+  override async handleChatModelStart(_llm: unknown, messages: BaseMessage[][]): Promise<void> {
+    this.lastInput = messages[0] ?? [];
+  }
+
+  /** Tool calls of the last model turn that have no result yet: predicates wait until they do. */
+  readonly outstanding = new Set<string>();
+
+  override async handleLLMEnd(output: LLMResult): Promise<void> {
+    this.calls += 1;
+    const generation = output.generations[0]?.[0] as
+      | { message?: { usage_metadata?: Record<string, number>; tool_calls?: Array<{ id?: string }> } }
+      | undefined;
+    this.outstanding.clear();
+    for (const call of generation?.message?.tool_calls ?? []) if (call.id) this.outstanding.add(call.id);
+    const meta = generation?.message?.usage_metadata;
+    const tokenUsage = (output.llmOutput?.tokenUsage ?? {}) as Record<string, number>;
+    const input = meta?.input_tokens ?? tokenUsage.promptTokens ?? 0;
+    const out = meta?.output_tokens ?? tokenUsage.completionTokens ?? 0;
+    this.usage = addUsage(this.usage, {
+      inputTokens: input,
+      outputTokens: out,
+      totalTokens: meta?.total_tokens ?? input + out,
+    });
+  }
+
+  override async handleToolEnd(output: unknown): Promise<void> {
+    const id = (output as { tool_call_id?: unknown } | undefined)?.tool_call_id;
+    if (typeof id === 'string') this.outstanding.delete(id);
+  }
+}
+
+/**
+ * LangGraph's drain control, asked at every step boundary: it drains (and the run suspends) when
+ * a predicate fires at a boundary where no tool call waits. Predicates must answer synchronously.
+ */
+export class PredicateControl extends RunControl {
+  fired: string[] = [];
+  #skip: boolean;
+
+  constructor(
+    private readonly predicates: readonly SuspendPredicate[],
+    skipFirst: boolean,
+    private readonly beforeModelCall: () => boolean,
+    private readonly context: () => PredicateContext,
+  ) {
+    super();
+    this.#skip = skipFirst;
+  }
+
+  override get drainRequested(): boolean {
+    if (super.drainRequested) return true;
+    if (this.predicates.length === 0) return false;
+    if (this.#skip) {
+      this.#skip = false;
+      return false;
+    }
+    // As in every adapter, predicates are checked before a model call: not while tool calls wait.
+    if (!this.beforeModelCall()) return false;
+    const context = this.context();
+    for (const predicate of this.predicates) {
+      const answer = predicate.check(context);
+      if (answer instanceof Promise) {
+        throw new ContinuationError(
+          'INVALID_OPERATION',
+          `Predicate "${predicate.name}" is async; LangGraph checks predicates synchronously at its step boundaries.`,
+        );
+      }
+      if (answer) this.fired.push(predicate.name);
+    }
+    if (this.fired.length > 0) this.requestDrain(this.fired.join(','));
+    return this.fired.length > 0;
+  }
+}
