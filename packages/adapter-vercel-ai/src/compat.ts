@@ -84,17 +84,25 @@ export async function approvalStatus(
   toolName: string,
   tool: Tool,
   input: unknown,
-  call: { toolCallId: string; messages: unknown[] },
+  call: { toolCallId: string; messages: () => unknown[] },
 ): Promise<ApprovalStatus> {
   const policy = settings.toolApproval as unknown;
-  const options: Record<string, unknown> = { ...call, ...toolOptionsContext(settings, toolName) };
+  const needsApproval = tool.needsApproval as unknown;
+  // The conversation is converted only for a rule that is a function, which may read it.
+  if (policy === undefined && typeof needsApproval !== 'function')
+    return needsApproval === true ? 'ask' : 'run';
+  const options: Record<string, unknown> = {
+    toolCallId: call.toolCallId,
+    messages: call.messages(),
+    ...toolOptionsContext(settings, toolName),
+  };
   if (typeof policy === 'function') {
     const status = await policy({
       toolCall: { type: 'tool-call', toolCallId: call.toolCallId, toolName, input },
       tools: settings.tools,
       toolsContext: settings.toolsContext ?? {},
       runtimeContext: settings.runtimeContext,
-      messages: call.messages,
+      messages: options.messages,
     });
     return fromPolicyStatus(status);
   }
@@ -110,7 +118,6 @@ export async function approvalStatus(
         : entry;
     return fromPolicyStatus(status);
   }
-  const needsApproval = tool.needsApproval as unknown;
   if (typeof needsApproval === 'function') return (await needsApproval(input, options)) ? 'ask' : 'run';
   return needsApproval === true ? 'ask' : 'run';
 }

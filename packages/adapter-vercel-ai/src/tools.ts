@@ -11,7 +11,7 @@ import {
   type ToolContext,
   type ToolDefinition,
 } from '@agent-continuations/core';
-import { asSchema, type FlexibleSchema, jsonSchema, type Tool, tool } from 'ai';
+import { asSchema, type FlexibleSchema, jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { type AnySettings, approvalStatus, toolOptionsContext } from './compat';
 import { toModelMessages } from './messages';
 
@@ -140,7 +140,7 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
     needsApproval: async (args, ctx) => {
       const status = await approvalStatus(settings, name, sdkTool, args, {
         toolCallId: ctx.toolCallId,
-        messages: toModelMessages(ctx.messages),
+        messages: () => toModelMessages(ctx.messages),
       });
       if (typeof status === 'object') denied.set(`${ctx.runId}:${ctx.toolCallId}`, status.deny);
       return status === 'ask';
@@ -178,9 +178,14 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
   }
   definition.execute = async (args, ctx) => {
     refuseIfDenied(ctx);
+    let messages: ModelMessage[] | undefined;
     const options = {
       toolCallId: ctx.toolCallId,
-      messages: toModelMessages(ctx.messages),
+      // Converted when the tool reads them: most tools never do, and the history grows every step.
+      get messages() {
+        messages ??= toModelMessages(ctx.messages);
+        return messages;
+      },
       ...(ctx.signal ? { abortSignal: ctx.signal } : {}),
       ...toolOptionsContext(settings, name),
     };
