@@ -8,6 +8,7 @@ import {
   ContinuationError,
   type Decisions,
   type JsonValue,
+  rejectionMessage,
   textOf,
 } from '@agent-continuations/core';
 import { ToolMessage } from '@langchain/core/messages';
@@ -26,10 +27,8 @@ export type ApprovalPolicy =
 
 const AGENT = Symbol.for('agent-continuations.langgraph.agent');
 
-/** The text a model gets when a human rejected its call (the same words as every adapter). */
-export function rejectionText(reason: string | undefined): string {
-  return `A human rejected this tool call${reason ? `: ${reason}` : '.'} Do not retry it unchanged.`;
-}
+/** The text a model gets when a human rejected its call: the core's words, as in every adapter. */
+export const rejectionText: (reason?: string) => string = rejectionMessage;
 
 /**
  * Add human approval to existing LangChain tools without rewriting them: a call that the policy

@@ -50,7 +50,8 @@ function coreAgent(counts: Counts) {
   });
 }
 
-function graphAgent(counts: Counts) {
+/** The same two tools as LangChain tools. */
+function lcTools(counts: Counts) {
   const lookup = tool(
     async ({ account }) => {
       counts.lookup = (counts.lookup ?? 0) + 1;
@@ -65,6 +66,11 @@ function graphAgent(counts: Counts) {
     },
     { name: 'transfer', description: 'Transfer', schema: z.object({ to: z.string(), amount: z.number() }) },
   );
+  return [lookup, transfer];
+}
+
+function graphAgent(counts: Counts) {
+  const [lookup, transfer] = lcTools(counts);
   const llm = new ScriptedChatModel(script);
   return fromGraph(
     createReactAgent({ llm, tools: requireApproval([lookup, transfer], ['transfer']), version: 'v2' }),
@@ -125,20 +131,7 @@ describe('cross-framework resume', () => {
     const counts: Counts = {};
     const first = await coreAgent(counts).run('check and pay');
     if (first.status !== 'suspended') throw new Error('expected a suspension');
-    const lookup = tool(
-      async ({ account }) => {
-        counts.lookup = (counts.lookup ?? 0) + 1;
-        return { account, balance: 120 };
-      },
-      { name: 'lookup_account', description: 'Look up', schema: z.object({ account: z.string() }) },
-    );
-    const transfer = tool(
-      async ({ to, amount }) => {
-        counts.transfer = (counts.transfer ?? 0) + 1;
-        return { ok: true, to, amount };
-      },
-      { name: 'transfer', description: 'Transfer', schema: z.object({ to: z.string(), amount: z.number() }) },
-    );
+    const [lookup, transfer] = lcTools(counts);
     const graph = createAgent({
       model: new ScriptedChatModel(script),
       tools: [lookup, transfer],
