@@ -66,7 +66,7 @@ function lcTools(counts: Counts) {
     },
     { name: 'transfer', description: 'Transfer', schema: z.object({ to: z.string(), amount: z.number() }) },
   );
-  return [lookup, transfer];
+  return [lookup, transfer] as const;
 }
 
 function graphAgent(counts: Counts) {
