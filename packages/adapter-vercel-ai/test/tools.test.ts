@@ -253,8 +253,9 @@ describe('tools', () => {
 });
 
 describe('model settings reach the model', () => {
-  it('passes provider options, call settings and instructions as system messages; prepareStep sees the run step', async () => {
+  it('passes provider options, call settings and instructions as system messages; prepareStep sees the run step; onStepFinish runs per step', async () => {
     const steps: number[] = [];
+    const finished: string[] = [];
     const model = scriptedLanguageModel([{ toolCalls: [{ name: 'noop', args: {} }] }, 'done']);
     const agent = continuable(
       new ToolLoopAgent({
@@ -269,6 +270,9 @@ describe('model settings reach the model', () => {
         prepareStep: ({ stepNumber }) => {
           steps.push(stepNumber);
           return {};
+        },
+        onStepFinish: ({ finishReason }) => {
+          finished.push(finishReason);
         },
         tools: { noop: tool({ inputSchema: z.object({}), execute: async () => 'ok' }) },
       }),
@@ -285,6 +289,7 @@ describe('model settings reach the model', () => {
     });
     expect(call.tools?.map((spec) => spec.name)).toEqual(['noop']);
     expect(steps).toEqual([0, 1]);
+    expect(finished).toEqual(['tool-calls', 'stop']);
   });
 
   it("gives the SDK's tool-call repair the whole history", async () => {
