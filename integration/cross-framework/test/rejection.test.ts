@@ -48,7 +48,7 @@ it.each(pairs)('%s -> %s: the rejected transfer never runs and the model reads w
         type: 'tool-result',
         toolCallId: 'call_3_0',
         toolName: 'transfer',
-        output: 'A human rejected this tool call: over the daily limit Do not retry it unchanged.',
+        output: 'A human rejected this tool call: over the daily limit. Do not retry it unchanged.',
       },
       {
         type: 'tool-result',

@@ -17,7 +17,7 @@ import { newId, type RunState, snapshot, stateFromContinuation } from './run-sta
 import type { AgentStream, AgentStreamEvent } from './stream';
 import { createStream } from './stream';
 import type { ToolDefinition } from './tools';
-import { type CallDecisions, rejection, settleTurn } from './turn';
+import { type CallDecisions, settleTurn } from './turn';
 
 /** Configuration of {@link createContinuableAgent}. */
 export interface ContinuableAgentConfig {
@@ -399,4 +399,3 @@ export function auditEntries(continuation: Continuation, decisions: Decisions): 
 }
 
 export type { AgentStream, AgentStreamEvent, JsonObject };
-export { rejection };

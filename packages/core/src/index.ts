@@ -144,3 +144,4 @@ export {
   zodJsonSchema,
   zodValidator,
 } from './tools';
+export { rejectionMessage } from './turn';

@@ -65,7 +65,7 @@ async function settleCall(
   }
   if (entry.kind === 'approval' && entry.approved) return execute(turn, call, tool, entry);
   if (!decision) return;
-  if (decision.type === 'reject') return finish(turn, call, rejection(decision.reason), true);
+  if (decision.type === 'reject') return finish(turn, call, rejectionMessage(decision.reason), true);
 
   if (entry.kind === 'approval' && decision.type === 'approve') {
     const args = decision.args === undefined ? entry.args : cloneJson(decision.args);
@@ -254,9 +254,19 @@ function journalOf(recorded: JsonValue[]): { journal?: JsonValue[] } {
   return recorded.length > 0 ? { journal: [...recorded] } : {};
 }
 
-/** The text a model gets when a human rejected its call. */
-export function rejection(reason: string | undefined): string {
-  return `A human rejected this tool call${reason ? `: ${reason}` : '.'} Do not retry it unchanged.`;
+/**
+ * The tool result a model gets when a human rejected its call, the same in every adapter.
+ *
+ * @example
+ * ```ts
+ * rejectionMessage('over the daily limit');
+ * // 'A human rejected this tool call: over the daily limit. Do not retry it unchanged.'
+ * ```
+ */
+export function rejectionMessage(reason?: string): string {
+  const why = reason?.trim();
+  if (!why) return 'A human rejected this tool call. Do not retry it unchanged.';
+  return `A human rejected this tool call: ${why}${/[.!?]$/.test(why) ? '' : '.'} Do not retry it unchanged.`;
 }
 
 /** Tool output as JSON: `undefined` becomes null, anything else goes through a JSON round trip. */
