@@ -7,12 +7,26 @@ import type { Action, ActionPathSegment } from './protocol';
 
 const SEPARATOR = '/';
 
-/** Join tool-call ids into an action id; a `/` or `%` inside an id is percent-encoded. */
+/**
+ * Join tool-call ids into an action id; a `/` or `%` inside an id is percent-encoded.
+ *
+ * @example
+ * ```ts
+ * actionId(['call_1', 'call_7']); // 'call_1/call_7'
+ * ```
+ */
 export function actionId(toolCallIds: readonly string[]): string {
   return toolCallIds.map(encodeSegment).join(SEPARATOR);
 }
 
-/** Split an action id into its first tool-call id and the id relative to that call's child. */
+/**
+ * Split an action id into its first tool-call id and the id relative to that call's child.
+ *
+ * @example
+ * ```ts
+ * splitActionId('call_1/call_7'); // { head: 'call_1', rest: 'call_7' }
+ * ```
+ */
 export function splitActionId(id: string): { head: string; rest: string | undefined } {
   const index = id.indexOf(SEPARATOR);
   if (index < 0) return { head: decodeSegment(id), rest: undefined };

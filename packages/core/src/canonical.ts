@@ -9,7 +9,14 @@
  */
 import type { JsonValue } from './json';
 
-/** Encode a JSON value canonically (stable key order), for storage and for sealing. */
+/**
+ * Encode a JSON value canonically (stable key order), for storage and for sealing.
+ *
+ * @example
+ * ```ts
+ * canonicalJson({ b: 1, a: [true, null] }); // '{"a":[true,null],"b":1}'
+ * ```
+ */
 export function canonicalJson(
   value: unknown,
   options: { preserveOrderUnder?: ReadonlySet<string> } = {},

@@ -27,6 +27,12 @@ const decisionSchema: z.ZodType<Decision> = z.discriminatedUnion('type', [
 /**
  * Validate `decisions` against `continuation` and the agent's tools, recursing into sub-agents
  * made with `agentTool`. Throws a {@link ContinuationError}; returns when all is well.
+ *
+ * @example
+ * ```ts
+ * // In an approval API, before accepting a human's decisions:
+ * await checkDecisions(continuation, { [actionId]: { type: 'approve' } }, agent.tools);
+ * ```
  */
 export async function checkDecisions(
   continuation: Continuation,

@@ -90,6 +90,11 @@ export class ContinuationError extends Error {
 
 /**
  * True when `error` is a {@link ContinuationError} (from any installed copy), optionally of one code.
+ *
+ * @example
+ * ```ts
+ * if (isContinuationError(error, 'CLAIM_CONFLICT')) return; // another worker resumed it
+ * ```
  */
 export function isContinuationError(error: unknown, code?: ErrorCode): error is ContinuationError {
   if (typeof error !== 'object' || error === null) return false;

@@ -24,7 +24,15 @@ export async function fingerprintAgent(definition: {
   return parts.join(';');
 }
 
-/** What differs between two fingerprints, in words; empty when they are equal. */
+/**
+ * What differs between two fingerprints, in words; empty when they are equal.
+ *
+ * @example
+ * ```ts
+ * diffFingerprints(continuation.agent.fingerprint!, await agent.fingerprint());
+ * // ['tool "transfer" changed its input schema']
+ * ```
+ */
 export function diffFingerprints(saved: string, current: string): string[] {
   const before = parse(saved);
   const after = parse(current);

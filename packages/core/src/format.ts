@@ -208,12 +208,26 @@ export const continuationSchema: z.ZodType<Continuation> = z
   })
   .strict() as z.ZodType<Continuation>;
 
-/** Zero usage. */
+/**
+ * Zero usage.
+ *
+ * @example
+ * ```ts
+ * let usage = emptyUsage();
+ * ```
+ */
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }
 
-/** Sum two usages. */
+/**
+ * Sum two usages; a missing `totalTokens` counts as input plus output.
+ *
+ * @example
+ * ```ts
+ * usage = addUsage(usage, { inputTokens: 10, outputTokens: 5 });
+ * ```
+ */
 export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
   if (!b) return a;
   const inputTokens = a.inputTokens + (b.inputTokens ?? 0);

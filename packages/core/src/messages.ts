@@ -111,13 +111,27 @@ export type Message = z.infer<typeof messageSchema>;
 /** Provider-specific extras, carried untouched. */
 export type ProviderMetadata = JsonObject;
 
-/** The tool calls of an assistant message, in order. */
+/**
+ * The tool calls of an assistant message, in order.
+ *
+ * @example
+ * ```ts
+ * const calls = toolCallsOf(result.messages.at(-1));
+ * ```
+ */
 export function toolCallsOf(message: Message | undefined): ToolCallPart[] {
   if (message?.role !== 'assistant' || typeof message.content === 'string') return [];
   return message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
 }
 
-/** The text of a message: the string content, or its text parts joined. */
+/**
+ * The text of a message: the string content, or its text parts joined.
+ *
+ * @example
+ * ```ts
+ * textOf({ role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }); // 'Done.'
+ * ```
+ */
 export function textOf(message: Message | undefined): string {
   if (!message) return '';
   if (typeof message.content === 'string') return message.content;
@@ -127,7 +141,14 @@ export function textOf(message: Message | undefined): string {
     .join('');
 }
 
-/** A user message from plain text or neutral messages: how agents turn `run(input)` into a transcript. */
+/**
+ * A user message from plain text or neutral messages: how agents turn `run(input)` into a transcript.
+ *
+ * @example
+ * ```ts
+ * inputMessages('Hi'); // [{ role: 'user', content: 'Hi' }]
+ * ```
+ */
 export function inputMessages(input: string | Message[]): Message[] {
   return typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
 }

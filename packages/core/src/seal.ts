@@ -34,6 +34,11 @@ export async function sealContinuation(
 
 /**
  * Check a continuation's seal against `secret`; throws `SEAL_MISSING` or `SEAL_MISMATCH`.
+ *
+ * @example
+ * ```ts
+ * await verifySeal(continuation, process.env.SEAL_SECRET!);
+ * ```
  */
 export async function verifySeal(continuation: Continuation, secret: string | Uint8Array): Promise<void> {
   const { seal, ...body } = continuation;

@@ -5,7 +5,14 @@
 import { ContinuationError } from './errors';
 import type { Claim } from './store';
 
-/** The page size of a list: 50 by default, else a positive integer. */
+/**
+ * The page size of a list: 50 by default, else a positive integer.
+ *
+ * @example
+ * ```ts
+ * const limit = listLimit(filter.limit);
+ * ```
+ */
 export function listLimit(limit: number | undefined): number {
   if (limit === undefined) return 50;
   if (!Number.isInteger(limit) || limit < 1) {
@@ -20,6 +27,11 @@ export function listLimit(limit: number | undefined): number {
 /**
  * A list cursor as the decimal sequence number it encodes (as text, so 64-bit ids survive); `0`
  * for the first page.
+ *
+ * @example
+ * ```ts
+ * const after = Number(listCursor(filter.cursor));
+ * ```
  */
 export function listCursor(cursor: string | undefined): string {
   if (cursor === undefined) return '0';
@@ -60,7 +72,14 @@ export function claimRefused(
   }
 }
 
-/** The error for completing a claim that is no longer held. */
+/**
+ * The error for completing a claim that is no longer held.
+ *
+ * @example
+ * ```ts
+ * if (changes === 0) throw claimLost(claim);
+ * ```
+ */
 export function claimLost(claim: Claim): ContinuationError {
   return new ContinuationError('CLAIM_CONFLICT', `The claim on "${claim.id}" is no longer held.`);
 }

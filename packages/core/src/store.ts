@@ -114,7 +114,15 @@ export interface ContinuationStore {
 /** A default lease of 30 seconds. */
 export const DEFAULT_LEASE_MS = 30_000;
 
-/** Does `metadata` match every key of `filter`? Values compare as JSON: object key order does not matter. */
+/**
+ * Does `metadata` match every key of `filter`? Values compare as JSON: object key order does not
+ * matter. For store implementations.
+ *
+ * @example
+ * ```ts
+ * metadataMatches({ tenant: 'acme', ticket: 7 }, { tenant: 'acme' }); // true
+ * ```
+ */
 export function metadataMatches(metadata: JsonObject, filter: JsonObject | undefined): boolean {
   if (!filter) return true;
   return Object.entries(filter).every(
@@ -122,7 +130,15 @@ export function metadataMatches(metadata: JsonObject, filter: JsonObject | undef
   );
 }
 
-/** The summary fields of a continuation. */
+/**
+ * The summary fields of a continuation, for store implementations; throws `INVALID_OPERATION` for
+ * an invalid `expiresAt`.
+ *
+ * @example
+ * ```ts
+ * const { id, runId, agentName, metadata, createdAt, expiresAt } = summarize(continuation, options.expiresAt);
+ * ```
+ */
 export function summarize(
   continuation: Continuation,
   expiresAt?: Date | string,

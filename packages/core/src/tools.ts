@@ -74,7 +74,15 @@ export interface ToolDefinition<Args = any, Result = unknown> {
   agent?: ContinuableAgent<any, any>;
 }
 
-/** Validate with a zod schema, as a {@link Validation}. */
+/**
+ * Validate with a zod schema, as a {@link Validation}.
+ *
+ * @example
+ * ```ts
+ * const validate = zodValidator(z.object({ to: z.string() }));
+ * validate({ to: 1 }); // { ok: false, message: '...' }
+ * ```
+ */
 export function zodValidator<S extends z.ZodType>(schema: S): (value: unknown) => Validation<z.output<S>> {
   return (value) => {
     const result = schema.safeParse(value);
@@ -83,7 +91,14 @@ export function zodValidator<S extends z.ZodType>(schema: S): (value: unknown) =
   };
 }
 
-/** JSON Schema of a zod schema, in the form models accept. */
+/**
+ * JSON Schema of a zod schema, in the form models accept.
+ *
+ * @example
+ * ```ts
+ * const tool: ToolDefinition = { name: 'x', inputSchema: zodJsonSchema(z.object({ id: z.string() })) };
+ * ```
+ */
 export function zodJsonSchema(schema: z.ZodType): JsonSchema {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, {
     target: 'draft-7',
