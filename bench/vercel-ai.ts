@@ -12,7 +12,7 @@ import { z } from 'zod';
 const STEP_COUNTS = [5, 20, 50];
 /** Time spent measuring each variant, after the warm-up. */
 const BUDGET_MS = 2000;
-const WARM_UP_MS = 500;
+const WARM_UP_MS = 1000;
 
 type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0];
 type Result = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
