@@ -7,6 +7,9 @@ import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { Bank } from './bank';
 
+/** The agent's name; the approving process looks the waiting continuation up by it. */
+export const AGENT_NAME = 'accounts';
+
 export const INSTRUCTIONS =
   'You are a bank assistant. Look up the source account before a transfer, then call transfer. ' +
   'Answer in one short sentence.';
@@ -40,7 +43,7 @@ export function buildAccountAgent(
   return createAgent({
     client,
     model,
-    name: 'accounts',
+    name: AGENT_NAME,
     instructions: INSTRUCTIONS,
     tools: [lookupAccount, transfer],
     api,

@@ -1,8 +1,9 @@
 /**
- * The example's bank: balances and transfers in a JSON file, so what happened survives across
- * processes. A transfer is applied once per idempotency key, however often it is retried.
+ * The example's bank: balances and transfers in SQLite tables, in the same file as the
+ * continuation store, so what happened survives across processes. A transfer's primary key is the
+ * tool call's idempotency key: it is applied once, however often it is retried.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 
 export interface Transfer {
   from: string;
@@ -10,43 +11,74 @@ export interface Transfer {
   amount: number;
 }
 
+export interface Receipt {
+  receipt: string;
+  /** The source account's balance after the transfer. */
+  balance: number;
+}
+
 export interface Bank {
   balance(accountId: string): number | undefined;
   /** Apply a transfer once per key; a repeat with the same key returns the first receipt. */
-  transfer(key: string, transfer: Transfer): { receipt: string; balance: number };
+  transfer(key: string, transfer: Transfer): Receipt;
   /** How many transfers were applied. */
   transfers(): number;
 }
 
-interface State {
-  balances: Record<string, number>;
-  applied: Record<string, { receipt: string; balance: number }>;
-}
+/** The accounts a new bank opens with. */
+export const OPENING_BALANCES: Readonly<Record<string, number>> = { 'ACC-1': 120, 'ACC-2': 10 };
 
-/** A bank stored in `path`, opened with two accounts if the file does not exist yet. */
-export function fileBank(path: string): Bank {
-  const read = (): State =>
-    existsSync(path)
-      ? (JSON.parse(readFileSync(path, 'utf8')) as State)
-      : { balances: { 'ACC-1': 120, 'ACC-2': 10 }, applied: {} };
-  const write = (state: State) => writeFileSync(path, JSON.stringify(state, null, 2));
+/** A bank in `database`; its tables are created, and its accounts opened, when missing. */
+export function sqliteBank(database: Database.Database): Bank {
+  database.exec(`
+    CREATE TABLE IF NOT EXISTS accounts (
+      id TEXT PRIMARY KEY,
+      balance REAL NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS transfers (
+      idempotency_key TEXT PRIMARY KEY,
+      receipt TEXT NOT NULL UNIQUE,
+      from_account TEXT NOT NULL REFERENCES accounts (id),
+      to_account TEXT NOT NULL REFERENCES accounts (id),
+      amount REAL NOT NULL,
+      balance_after REAL NOT NULL
+    );
+  `);
+  const open = database.prepare(
+    'INSERT INTO accounts (id, balance) VALUES (?, ?) ON CONFLICT (id) DO NOTHING',
+  );
+  for (const [id, balance] of Object.entries(OPENING_BALANCES)) open.run(id, balance);
+
+  const balanceOf = database.prepare<[string], { balance: number }>(
+    'SELECT balance FROM accounts WHERE id = ?',
+  );
+  const receiptOf = database.prepare<[string], Receipt>(
+    'SELECT receipt, balance_after AS balance FROM transfers WHERE idempotency_key = ?',
+  );
+  const move = database.prepare('UPDATE accounts SET balance = balance + ? WHERE id = ?');
+  const insert = database.prepare(
+    `INSERT INTO transfers (idempotency_key, receipt, from_account, to_account, amount, balance_after)
+     VALUES (?, 'T-' || (SELECT COUNT(*) + 1 FROM transfers), ?, ?, ?, ?)`,
+  );
+  const count = database.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM transfers');
+
+  // IMMEDIATE takes the write lock before reading, so two processes cannot both pass the checks.
+  const apply = database.transaction((key: string, { from, to, amount }: Transfer): Receipt => {
+    const existing = receiptOf.get(key);
+    if (existing) return existing;
+    const source = balanceOf.get(from)?.balance;
+    if (source === undefined || balanceOf.get(to) === undefined)
+      throw new Error(`Unknown account ${from} or ${to}.`);
+    if (source < amount) throw new Error(`Insufficient funds in ${from}.`);
+    move.run(-amount, from);
+    move.run(amount, to);
+    insert.run(key, from, to, amount, source - amount);
+    return receiptOf.get(key)!;
+  });
+
   return {
-    balance: (accountId) => read().balances[accountId],
-    transfer(key, { from, to, amount }) {
-      const state = read();
-      const existing = state.applied[key];
-      if (existing) return existing;
-      const source = state.balances[from];
-      if (source === undefined || state.balances[to] === undefined)
-        throw new Error(`Unknown account ${from} or ${to}.`);
-      if (source < amount) throw new Error(`Insufficient funds in ${from}.`);
-      state.balances[from] = source - amount;
-      state.balances[to] = (state.balances[to] ?? 0) + amount;
-      const receipt = { receipt: `T-${Object.keys(state.applied).length + 1}`, balance: source - amount };
-      state.applied[key] = receipt;
-      write(state);
-      return receipt;
-    },
-    transfers: () => Object.keys(read().applied).length,
+    balance: (accountId) => balanceOf.get(accountId)?.balance,
+    transfer: (key, transfer) => apply.immediate(key, transfer),
+    transfers: () => count.get()!.n,
   };
 }

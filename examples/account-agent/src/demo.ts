@@ -1,33 +1,44 @@
 /**
  * The account demo. With no argument it tells the story twice, each time across processes:
- *   `start`   run until the transfer needs approval, save the continuation, exit;
- *   `approve` (or `reject`) in a new process, decide, resume, print the answer.
+ *   `start`   run until the transfer needs approval, save the continuation in the SQLite store
+ *             (`.data/accounts.sqlite`, which also holds the bank's tables), exit;
+ *   `approve` (or `reject`) in a new process, find the waiting continuation in the store, decide,
+ *             resume it under the store's claim, print the answer. `approve <id>` decides on one
+ *             continuation, as an approval link would; two clicks on it resume it once.
  * Set OPENAI_API_KEY (and optionally OPENAI_BASE_URL, OPENAI_MODEL) to use a real model.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type Decisions,
+  isContinuationError,
   listActions,
-  parseContinuation,
+  resumeStored,
   serializeContinuation,
 } from '@agent-continuations/core';
-import { buildAccountAgent } from './agent';
-import { fileBank } from './bank';
+import { createSqliteStore } from '@agent-continuations/store-sqlite';
+import { AGENT_NAME, buildAccountAgent } from './agent';
+import { sqliteBank } from './bank';
 import { demoClient } from './client';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.ACCOUNT_DEMO_DIR ?? join(here, '..', '.data');
-const continuationFile = join(dataDir, 'continuation.json');
-const bank = fileBank(join(dataDir, 'bank.json'));
 const api = process.env.ACCOUNT_DEMO_API === 'responses' ? 'responses' : 'chat';
 const log = (line: string) => console.log(`[process ${process.pid}] ${line}`);
 
-async function start(): Promise<void> {
-  rmSync(dataDir, { recursive: true, force: true });
+/** The continuation store and the bank share one SQLite file. */
+function open() {
   mkdirSync(dataDir, { recursive: true });
+  const store = createSqliteStore({ path: join(dataDir, 'accounts.sqlite') });
+  return { store, bank: sqliteBank(store.database) };
+}
+
+async function start(): Promise<void> {
+  // Each story starts with a new bank and an empty store.
+  rmSync(dataDir, { recursive: true, force: true });
+  const { store, bank } = open();
   const model = await demoClient();
   try {
     log(`asking ${model.label} (${api} API)`);
@@ -35,45 +46,60 @@ async function start(): Promise<void> {
     const result = await agent.run('Send 50 EUR from ACC-1 to ACC-2.', { metadata: { customer: 'C-7' } });
     if (result.status === 'completed') return log(`the model finished without a transfer: ${result.output}`);
     if (result.status !== 'suspended') throw new Error(`unexpected status ${result.status}`);
-    writeFileSync(continuationFile, serializeContinuation(result.continuation));
-    log(`suspended, waiting for ${result.actions.length} approval(s); continuation saved. Exiting.`);
+    await store.save(result.continuation);
+    const bytes = serializeContinuation(result.continuation).length;
+    log(
+      `suspended, waiting for ${result.actions.length} approval(s); continuation ${result.continuation.id} saved in the SQLite store (${bytes} bytes). Exiting.`,
+    );
   } finally {
     await model.close();
+    await store.close();
   }
 }
 
-async function decide(verdict: 'approve' | 'reject'): Promise<void> {
-  if (!existsSync(continuationFile)) return log('nothing waits for a decision.');
-  const continuation = parseContinuation(readFileSync(continuationFile, 'utf8'));
-  const decisions: Decisions = {};
-  for (const action of listActions(continuation)) {
-    log(`pending ${action.kind}: ${action.toolName} ${JSON.stringify(action.args)}`);
-    decisions[action.id] =
-      verdict === 'approve'
-        ? { type: 'approve', by: 'ops@example.com' }
-        : { type: 'reject', by: 'ops@example.com', reason: 'Transfers to ACC-2 are on hold.' };
-  }
-  const model = await demoClient();
+async function decide(verdict: 'approve' | 'reject', id?: string): Promise<void> {
+  const { store, bank } = open();
   try {
-    const result = await buildAccountAgent(model.client, model.model, bank, api).resume(
-      continuation,
-      decisions,
-    );
-    if (result.status !== 'completed')
-      throw new Error(`expected the run to complete, it is ${result.status}`);
-    rmSync(continuationFile);
-    log(`${verdict === 'approve' ? 'approved' : 'rejected'} and resumed.`);
-    console.log(`Final answer: ${result.output}`);
-    console.log(`transfers executed: ${bank.transfers()}`);
+    id ??= (await store.list({ status: 'suspended', agentName: AGENT_NAME })).items[0]?.id;
+    const stored = id ? await store.load(id) : undefined;
+    if (!id || !stored) return log('nothing waits for a decision.');
+    const { continuation } = stored;
+    const decisions: Decisions = {};
+    for (const action of listActions(continuation)) {
+      log(`pending ${action.kind}: ${action.toolName} ${JSON.stringify(action.args)}`);
+      decisions[action.id] =
+        verdict === 'approve'
+          ? { type: 'approve', by: 'ops@example.com' }
+          : { type: 'reject', by: 'ops@example.com', reason: 'Transfers to ACC-2 are on hold.' };
+    }
+    const model = await demoClient();
+    try {
+      // The claim makes sure the continuation is resumed once, even if two operators decide at once.
+      const agent = buildAccountAgent(model.client, model.model, bank, api);
+      const result = await resumeStored(store, agent, id, decisions, {
+        owner: `operator-${process.pid}`,
+      }).catch((error: unknown) => {
+        if (!isContinuationError(error, 'CLAIM_CONFLICT')) throw error;
+        log(`another operator decided first, nothing ran here: ${error.message}`);
+      });
+      if (!result) return;
+      if (result.status !== 'completed')
+        throw new Error(`expected the run to complete, it is ${result.status}`);
+      log(`${verdict === 'approve' ? 'approved' : 'rejected'} and resumed.`);
+      console.log(`Final answer: ${result.output}`);
+      console.log(`transfers executed: ${bank.transfers()}`);
+    } finally {
+      await model.close();
+    }
   } finally {
-    await model.close();
+    await store.close();
   }
 }
 
 async function main(): Promise<void> {
   const command = process.argv[2];
   if (command === 'start') return start();
-  if (command === 'approve' || command === 'reject') return decide(command);
+  if (command === 'approve' || command === 'reject') return decide(command, process.argv[3]);
   for (const verdict of ['approve', 'reject']) {
     console.log(`--- ${verdict} path ---`);
     for (const step of ['start', verdict]) {
