@@ -22,7 +22,7 @@ import {
   type Usage,
 } from '@agent-continuations/core';
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
-import { isGraphDrained, type MemorySaver } from '@langchain/langgraph';
+import { isGraphDrained, isUnknownInterruptError, type MemorySaver } from '@langchain/langgraph';
 import { continuationOf } from './continuation-of';
 import { exportState } from './graph-state';
 import { type LevelReader, mapInterrupts, type SnapshotLike, toJson } from './interrupts';
@@ -103,6 +103,8 @@ export async function runSegment(
   const configurable = {
     thread_id: segment.threadId,
     __pregel_checkpointer: segment.saver,
+    // LangGraph's own strict mode as well: a resume value for an interrupt that is not pending fails.
+    __pregel_strict_resume: true,
     [DONE_KEY]: done,
     [CHILDREN_KEY]: segment.children,
     [CAPTURE_KEY]: capture,
@@ -125,6 +127,15 @@ export async function runSegment(
       }
     });
   } catch (error) {
+    if (isUnknownInterruptError(error)) {
+      throw new ContinuationError(
+        'STATE_MISMATCH',
+        `The continuation's LangGraph state does not wait for the interrupts answered: ${error.message}`,
+        {
+          cause: error,
+        },
+      );
+    }
     if (!isGraphDrained(error)) throw error;
   }
   for (const calls of capture.interrupted.values()) {

@@ -59,6 +59,16 @@ describe('bad input: a typed error, and nothing runs', () => {
     ['another agent', () => saved, 'AGENT_MISMATCH', { name: 'payroll' }],
     ['a changed agent (a tool was added)', () => saved, 'AGENT_CHANGED', { extraTool: true }],
     ['a state that is not ours', () => ({ ...saved, state: { checkpoints: 'nope' } }), 'STATE_MISMATCH'],
+    [
+      'a state whose interrupt ids were changed',
+      () => {
+        const state = JSON.parse(JSON.stringify(saved.state));
+        for (const ref of Object.values(state.interrupts) as Array<{ id: string }>)
+          ref.id = '0123456789abcdef0123456789abcdef';
+        return { ...saved, state };
+      },
+      'STATE_MISMATCH',
+    ],
   ];
   for (const [label, make, code, options] of cases) {
     it(label, async () => {
