@@ -197,7 +197,14 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
         runOptions,
       );
     }
-    return resumeForeign(continuation, context, direct, children, fromPredicate, runOptions);
+    return resumeForeign(
+      continuation,
+      context,
+      new Map(Object.entries(decisions)),
+      children,
+      fromPredicate,
+      runOptions,
+    );
   }
 
   /**
@@ -207,7 +214,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   async function resumeForeign(
     continuation: Continuation,
     context: RunContext,
-    direct: Map<string, Decision>,
+    decided: Map<string, Decision>,
     children: Record<string, unknown>,
     fromPredicate: boolean,
     runOptions: RunOptions,
@@ -230,7 +237,9 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       );
       input = null;
     }
-    const unanswered = new Map(direct);
+    // Decisions for sub-agents made by agentTool reach them through `children`; the rest are
+    // answered when the graph asks again.
+    const unanswered = new Map(decided);
     let result = await runSegment(
       runner,
       handle,
@@ -242,7 +251,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     while (result.status === 'suspended') {
       const state = result.continuation.state as unknown as GraphState;
       const entries = actionsById(result.continuation);
-      const now = new Map([...unanswered].filter(([id]) => entries.has(id)));
+      const now = new Map([...unanswered].filter(([id]) => entries.has(id) && id in state.interrupts));
       if (now.size === 0) break;
       for (const id of now.keys()) unanswered.delete(id);
       const values = resumeValues(now, state.interrupts, entries);

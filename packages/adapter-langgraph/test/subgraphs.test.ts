@@ -57,6 +57,12 @@ describe('declared subgraphs', () => {
     expect(done.status).toBe('completed');
     if (done.status === 'completed') expect(done.output).toBe('done: restart="restarted web-1"');
     expect(counts.restart).toBe(1);
+
+    // Without its state, the same decision answers the nested action when the graph asks again.
+    const { state: _state, ...bare } = first.continuation;
+    const again = await build(counts).resume(bare, { [action!.id]: { type: 'approve' } });
+    expect(again.status).toBe('completed');
+    expect(counts.restart).toBe(2);
   });
 
   it('a graph a tool runs itself nests under that tool call; the finished model turn is not repeated', async () => {
