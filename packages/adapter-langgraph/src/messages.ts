@@ -22,6 +22,12 @@ import {
 
 /** Marks a tool message whose neutral output was JSON rather than a string. */
 const JSON_OUTPUT = 'ac_output_json';
+/** Provider extras of content parts, aligned with the content blocks. */
+const PART_METADATA = 'ac_part_metadata';
+/** Provider extras of tool calls, by tool-call id. */
+const CALL_METADATA = 'ac_tool_call_metadata';
+/** An assistant message whose only text part became string content next to its tool calls. */
+const TEXT_PART = 'ac_text_part';
 
 type Block = Record<string, unknown>;
 
@@ -107,7 +113,7 @@ function toLangChain(message: Message): BaseMessage[] {
       return [new SystemMessage({ content: message.content, ...extra })];
     case 'user':
       return [
-        new HumanMessage({ content: userContent(message), ...extra } as ConstructorParameters<
+        new HumanMessage({ ...userContent(message), ...extra } as ConstructorParameters<
           typeof HumanMessage
         >[0]),
       ];
@@ -123,62 +129,75 @@ function toLangChain(message: Message): BaseMessage[] {
   }
 }
 
-function userContent(message: UserMessage): string | Block[] {
-  if (typeof message.content === 'string') return message.content;
-  return message.content.map((part): Block => {
-    const meta = part.providerMetadata ? { metadata: part.providerMetadata } : {};
-    if (part.type === 'text') return { type: 'text', text: part.text, ...meta };
+function userContent(message: UserMessage): {
+  content: string | Block[];
+  additional_kwargs?: Record<string, unknown>;
+} {
+  if (typeof message.content === 'string') return { content: message.content };
+  const blocks = message.content.map((part): Block => {
+    if (part.type === 'text') return { type: 'text', text: part.text };
     if (part.type === 'image') {
       return isUrl(part.image)
-        ? { type: 'image', url: part.image, ...(part.mediaType ? { mimeType: part.mediaType } : {}), ...meta }
-        : { type: 'image', data: part.image, mimeType: part.mediaType ?? 'image/png', ...meta };
+        ? { type: 'image', url: part.image, ...(part.mediaType ? { mimeType: part.mediaType } : {}) }
+        : { type: 'image', data: part.image, mimeType: part.mediaType ?? 'image/png' };
     }
-    return isUrl(part.data)
-      ? {
-          type: 'file',
-          url: part.data,
-          mimeType: part.mediaType,
-          ...(part.filename ? { filename: part.filename } : {}),
-          ...meta,
-        }
-      : {
-          type: 'file',
-          data: part.data,
-          mimeType: part.mediaType,
-          ...(part.filename ? { filename: part.filename } : {}),
-          ...meta,
-        };
+    const file = {
+      type: 'file',
+      mimeType: part.mediaType,
+      ...(part.filename ? { filename: part.filename } : {}),
+    };
+    return isUrl(part.data) ? { ...file, url: part.data } : { ...file, data: part.data };
   });
+  return { content: blocks, ...partMetadata(message.content) };
+}
+
+/**
+ * Provider extras of content parts ride in `additional_kwargs` (which chat models do not send),
+ * aligned with the content blocks, never inside the blocks themselves.
+ */
+function partMetadata(parts: ReadonlyArray<{ providerMetadata?: JsonObject | undefined }>): {
+  additional_kwargs?: Record<string, unknown>;
+} {
+  if (!parts.some((part) => part.providerMetadata)) return {};
+  return { additional_kwargs: { [PART_METADATA]: parts.map((part) => part.providerMetadata ?? null) } };
+}
+
+function metadataAt(message: BaseMessage, index: number): { providerMetadata?: JsonObject } {
+  const list = message.additional_kwargs?.[PART_METADATA];
+  const meta = Array.isArray(list) ? (list[index] as JsonObject | null | undefined) : undefined;
+  return meta ? { providerMetadata: meta } : {};
 }
 
 function assistantToLangChain(message: AssistantMessage, extra: { id?: string; name?: string }): AIMessage {
   if (typeof message.content === 'string') return new AIMessage({ content: message.content, ...extra });
   const blocks: Block[] = [];
+  const blockParts: Array<{ providerMetadata?: JsonObject | undefined }> = [];
   const toolCalls: Array<{ id: string; name: string; args: Record<string, unknown>; type: 'tool_call' }> = [];
+  const callMetadata: Record<string, JsonObject> = {};
   for (const part of message.content) {
-    const meta = part.providerMetadata ? { metadata: part.providerMetadata } : {};
-    if (part.type === 'text') blocks.push({ type: 'text', text: part.text, ...meta });
-    else if (part.type === 'reasoning') blocks.push({ type: 'reasoning', reasoning: part.text, ...meta });
-    else if (part.type === 'file')
-      blocks.push({ type: 'file', data: part.data, mimeType: part.mediaType, ...meta });
-    else {
+    if (part.type === 'tool-call') {
       toolCalls.push({
         id: part.toolCallId,
         name: part.toolName,
         args: part.args as Record<string, unknown>,
         type: 'tool_call',
       });
-      // Tool calls travel in `tool_calls`; metadata of a call has no LangChain slot, so it rides in the content.
-      if (part.providerMetadata)
-        blocks.push({ type: 'ac_tool_call_metadata', id: part.toolCallId, metadata: part.providerMetadata });
+      if (part.providerMetadata) callMetadata[part.toolCallId] = part.providerMetadata;
+      continue;
     }
+    if (part.type === 'text') blocks.push({ type: 'text', text: part.text });
+    else if (part.type === 'reasoning') blocks.push({ type: 'reasoning', reasoning: part.text });
+    else blocks.push({ type: 'file', data: part.data, mimeType: part.mediaType });
+    blockParts.push(part);
   }
-  const onlyText =
-    blocks.length === 1 && blocks[0]!.type === 'text' && !blocks[0]!.metadata && toolCalls.length > 0;
+  const additional: Record<string, unknown> = { ...partMetadata(blockParts).additional_kwargs };
+  if (Object.keys(callMetadata).length > 0) additional[CALL_METADATA] = callMetadata;
+  const onlyText = blocks.length === 1 && blocks[0]!.type === 'text' && toolCalls.length > 0;
+  if (onlyText) additional[TEXT_PART] = true;
   return new AIMessage({
     content: onlyText ? (blocks[0]!.text as string) : (blocks as AIMessage['content']),
     tool_calls: toolCalls,
-    additional_kwargs: onlyText ? { ac_text_part: true } : {},
+    additional_kwargs: additional,
     ...extra,
   });
 }
@@ -198,39 +217,38 @@ function fromLangChain(message: BaseMessage): Message {
     } as NeutralToolMessage;
   }
   if (type === 'ai') return withMeta(assistantFromLangChain(message as AIMessage));
-  return withMeta({ role: 'user', content: userFromLangChain(message.content) });
+  return withMeta({ role: 'user', content: userFromLangChain(message) });
 }
 
 function assistantFromLangChain(message: AIMessage): AssistantMessage {
   const calls = message.tool_calls ?? [];
-  const callMeta = new Map<string, JsonObject>();
+  const callMeta = (message.additional_kwargs?.[CALL_METADATA] ?? {}) as Record<string, JsonObject>;
+  const withCalls = (content: Exclude<AssistantMessage['content'], string>): AssistantMessage => {
+    for (const call of calls) content.push(toolCallPart(call, call.id ? callMeta[call.id] : undefined));
+    return { role: 'assistant', content };
+  };
   if (typeof message.content === 'string') {
     if (calls.length === 0) return { role: 'assistant', content: message.content };
-    const content: Exclude<AssistantMessage['content'], string> = [];
-    if (message.content !== '' || message.additional_kwargs?.ac_text_part)
-      content.push({ type: 'text', text: message.content });
-    for (const call of calls) content.push(toolCallPart(call, undefined));
-    return { role: 'assistant', content };
+    const text = message.content !== '' || message.additional_kwargs?.[TEXT_PART];
+    return withCalls(text ? [{ type: 'text', text: message.content, ...metadataAt(message, 0) }] : []);
   }
   const content: Exclude<AssistantMessage['content'], string> = [];
-  for (const raw of message.content as Block[]) {
-    const meta = raw.metadata as JsonObject | undefined;
-    const withMeta = meta ? { providerMetadata: meta } : {};
-    if (raw.type === 'text') content.push({ type: 'text', text: String(raw.text ?? ''), ...withMeta });
+  (message.content as Block[]).forEach((raw, index) => {
+    const meta = metadataAt(message, index);
+    if (raw.type === 'text') content.push({ type: 'text', text: String(raw.text ?? ''), ...meta });
     else if (raw.type === 'reasoning')
-      content.push({ type: 'reasoning', text: String(raw.reasoning ?? ''), ...withMeta });
+      content.push({ type: 'reasoning', text: String(raw.reasoning ?? ''), ...meta });
     else if (raw.type === 'thinking') content.push({ type: 'reasoning', text: String(raw.thinking ?? '') });
     else if (raw.type === 'file' && typeof raw.data === 'string') {
       content.push({
         type: 'file',
         data: raw.data,
         mediaType: String(raw.mimeType ?? 'application/octet-stream'),
-        ...withMeta,
+        ...meta,
       });
-    } else if (raw.type === 'ac_tool_call_metadata' && meta) callMeta.set(String(raw.id), meta);
-  }
-  for (const call of calls) content.push(toolCallPart(call, call.id ? callMeta.get(call.id) : undefined));
-  return { role: 'assistant', content };
+    }
+  });
+  return withCalls(content);
 }
 
 function toolCallPart(call: { id?: string; name: string; args: unknown }, meta: JsonObject | undefined) {
@@ -243,11 +261,12 @@ function toolCallPart(call: { id?: string; name: string; args: unknown }, meta: 
   };
 }
 
-function userFromLangChain(content: BaseMessage['content']): UserMessage['content'] {
+function userFromLangChain(message: BaseMessage): UserMessage['content'] {
+  const content = message.content;
   if (typeof content === 'string') return content;
   const parts: Exclude<UserMessage['content'], string> = [];
-  for (const raw of content as Block[]) {
-    const meta = raw.metadata ? { providerMetadata: raw.metadata as JsonObject } : {};
+  (content as Block[]).forEach((raw, index) => {
+    const meta = metadataAt(message, index);
     const mediaType = typeof raw.mimeType === 'string' ? raw.mimeType : undefined;
     if (raw.type === 'text') parts.push({ type: 'text', text: String(raw.text ?? ''), ...meta });
     else if (raw.type === 'image_url') {
@@ -270,7 +289,7 @@ function userFromLangChain(content: BaseMessage['content']): UserMessage['conten
         ...meta,
       });
     }
-  }
+  });
   return parts;
 }
 

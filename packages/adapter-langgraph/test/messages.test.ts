@@ -9,7 +9,11 @@ const neutral: Message[] = [
   {
     role: 'user',
     content: [
-      { type: 'text', text: 'See the graph:' },
+      {
+        type: 'text',
+        text: 'See the graph:',
+        providerMetadata: { anthropic: { cacheControl: 'ephemeral' } },
+      },
       { type: 'image', image: 'https://example.com/cpu.png' },
       { type: 'image', image: 'aGVsbG8=', mediaType: 'image/png' },
       { type: 'file', data: 'JVBERi0=', mediaType: 'application/pdf', filename: 'runbook.pdf' },
@@ -19,7 +23,7 @@ const neutral: Message[] = [
     role: 'assistant',
     content: [
       { type: 'reasoning', text: 'Check first.' },
-      { type: 'text', text: 'Looking.' },
+      { type: 'text', text: 'Looking.', providerMetadata: { openai: { itemId: 'msg_1' } } },
       { type: 'tool-call', toolCallId: 'c1', toolName: 'status', args: { host: 'web-1' } },
       {
         type: 'tool-call',
@@ -80,6 +84,14 @@ describe('message conversion', () => {
     expect([tool.tool_call_id, tool.content, tool.status]).toEqual(['c1', '{"up":false}', 'success']);
     expect((lc[6] as ToolMessage).status).toBe('error');
     expect((lc[7] as AIMessage).content).toBe('Restarting.');
+    // Provider extras never ride inside content blocks, which chat models send to the provider.
+    for (const message of lc) {
+      if (typeof message.content === 'string') continue;
+      for (const block of message.content as Array<Record<string, unknown>>) {
+        expect(Object.keys(block).filter((key) => key === 'metadata' || key.startsWith('ac_'))).toEqual([]);
+        expect(String(block.type).startsWith('ac_')).toBe(false);
+      }
+    }
   });
 
   it('LangChain -> neutral -> LangChain keeps ids, names, tool calls and results', () => {
