@@ -198,6 +198,8 @@ function assistantToLangChain(message: AssistantMessage, extra: { id?: string; n
     content: onlyText ? (blocks[0]!.text as string) : (blocks as AIMessage['content']),
     tool_calls: toolCalls,
     additional_kwargs: additional,
+    // Standard content blocks: chat models send the text and drop what their provider cannot take (reasoning).
+    ...(onlyText ? {} : { response_metadata: { output_version: 'v1' } }),
     ...extra,
   });
 }

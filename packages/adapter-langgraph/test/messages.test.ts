@@ -1,5 +1,6 @@
 import { type Message, messageSchema } from '@agent-continuations/core';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { convertMessagesToCompletionsMessageParams } from '@langchain/openai';
 import { describe, expect, it } from 'vitest';
 import { fromLangChainMessages, toLangChainMessages } from '../src';
 
@@ -124,5 +125,16 @@ describe('message conversion', () => {
     expect((again[2] as AIMessage).tool_calls).toEqual((lc[2] as AIMessage).tool_calls);
     expect((again[3] as ToolMessage).content).toBe('{"up":true}');
     expect(fromLangChainMessages(again)).toEqual(neutralForm);
+  });
+
+  it('what ChatOpenAI sends for converted messages: text and tool calls, no reasoning, no extras', () => {
+    const params = convertMessagesToCompletionsMessageParams({
+      messages: toLangChainMessages(neutral),
+    }) as unknown as Array<Record<string, unknown>>;
+    const assistant = params[3]!;
+    expect(assistant.role).toBe('assistant');
+    expect(assistant.content).toEqual([{ type: 'text', text: 'Looking.' }]);
+    expect((assistant.tool_calls as Array<{ id: string }>).map((call) => call.id)).toEqual(['c1', 'c2']);
+    expect(JSON.stringify(params)).not.toMatch(/ac_|itemId|cacheControl|reasoning/);
   });
 });
