@@ -30,7 +30,7 @@ import {
   zodValidator,
 } from '@agent-continuations/core';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
-import { Command, type MemorySaver } from '@langchain/langgraph';
+import { Command, DeltaChannel, type MemorySaver } from '@langchain/langgraph';
 import type { z } from 'zod';
 import { type GraphState, importState } from './graph-state';
 import { resumeValues } from './interrupts';
@@ -99,6 +99,8 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   const toolNodes = guardToolNodes(handle);
   const nodeNames = Object.keys(handle.nodes).sort();
   const messagesKey = options.messagesKey ?? 'messages';
+  const channels = (handle as { channels?: Record<string, unknown> }).channels ?? {};
+  const keepHistory = Object.values(channels).some((channel) => channel instanceof DeltaChannel);
   const predicates = toPredicates(options.suspendWhen);
   const tools = new Map<string, ToolDefinition>();
   for (const node of toolNodes.values())
@@ -119,6 +121,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     skipFirstCheck: false,
     messagesKey,
     nodeNames,
+    keepHistory,
     ...(options.recursionLimit ? { recursionLimit: options.recursionLimit } : {}),
     ...extra,
   });
@@ -138,7 +141,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       runner,
       handle,
       context,
-      segment(new PrivateSaver(), { [messagesKey]: messages }),
+      segment(new PrivateSaver(keepHistory), { [messagesKey]: messages }),
       runOptions,
     );
   }
@@ -161,7 +164,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       done: continuation.done,
     };
     const native = continuation.agent.framework === 'langgraph' && continuation.state !== undefined;
-    const imported = native ? importState(continuation.state!, THREAD, nodeNames) : undefined;
+    const imported = native ? importState(continuation.state!, THREAD, nodeNames, keepHistory) : undefined;
     const refs = imported?.state.interrupts ?? {};
     const { direct, children } = splitDecisions(continuation, decisions, refs);
     if (options.onReject === 'end') {
@@ -219,7 +222,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     fromPredicate: boolean,
     runOptions: RunOptions,
   ): Promise<RunResult<string>> {
-    const saver = new PrivateSaver();
+    const saver = new PrivateSaver(keepHistory);
     const messages = toLangChainMessages(ownExtrasOnly(continuation.messages));
     const waiting = toolCallsOf(continuation.messages.at(-1)).length > 0;
     let input: unknown = { [messagesKey]: messages };

@@ -85,6 +85,7 @@ export function exportState(
   threadId: string,
   nodes: string[],
   interrupts: Record<string, InterruptRef>,
+  history = false,
 ): GraphState {
   const namespaces = saver.storage[threadId] ?? {};
   const newest = new Map<string, string>();
@@ -104,24 +105,9 @@ export function exportState(
   for (const ns of [...keep].sort()) {
     const id = newest.get(ns);
     if (!id) continue;
-    const [checkpoint, metadata, parent] = namespaces[ns]![id]!;
-    const writes = Object.entries(saver.writes[key(threadId, ns, id)] ?? {}).map(
-      ([inner, [task, channel, value, path]]): [string, string, string, JsonValue, string] => [
-        task,
-        inner,
-        channel,
-        parse(value),
-        path ?? '',
-      ],
-    );
-    checkpoints.push({
-      ns,
-      id,
-      ...(parent ? { parent } : {}),
-      checkpoint: parse(checkpoint),
-      metadata: parse(metadata),
-      writes,
-    });
+    // Delta channels rebuild their value from every ancestor's writes: then the chain goes along.
+    const ids = history ? Object.keys(namespaces[ns]!).sort() : [id];
+    for (const one of ids) checkpoints.push(savedCheckpoint(saver, threadId, ns, one));
   }
   const messages: Record<string, JsonValue> = {};
   const shared = checkpoints.map((saved) => ({
@@ -141,6 +127,27 @@ export function exportState(
     checkpoints: shared,
     ...(Object.keys(messages).length > 0 ? { messages } : {}),
     interrupts,
+  };
+}
+
+function savedCheckpoint(saver: MemorySaver, threadId: string, ns: string, id: string): SavedCheckpoint {
+  const [checkpoint, metadata, parent] = saver.storage[threadId]![ns]![id]!;
+  const writes = Object.entries(saver.writes[key(threadId, ns, id)] ?? {}).map(
+    ([inner, [task, channel, value, path]]): SavedCheckpoint['writes'][number] => [
+      task,
+      inner,
+      channel,
+      parse(value),
+      path ?? '',
+    ],
+  );
+  return {
+    ns,
+    id,
+    ...(parent ? { parent } : {}),
+    checkpoint: parse(checkpoint),
+    metadata: parse(metadata),
+    writes,
   };
 }
 
@@ -205,6 +212,7 @@ export function importState(
   raw: JsonValue,
   threadId: string,
   nodes: readonly string[],
+  keepHistory = false,
 ): { saver: MemorySaver; state: GraphState } {
   const parsed = graphStateSchema.safeParse(raw);
   if (!parsed.success) {
@@ -230,7 +238,7 @@ export function importState(
     );
   }
   const messages = state.messages ?? {};
-  const saver = new PrivateSaver();
+  const saver = new PrivateSaver(keepHistory);
   const thread: MemorySaver['storage'][string] = Object.create(null);
   for (const saved of state.checkpoints) {
     thread[saved.ns] ??= Object.create(null);
@@ -241,8 +249,9 @@ export function importState(
     ];
     if (saved.writes.length === 0) continue;
     const writes: MemorySaver['writes'][string] = Object.create(null);
-    for (const [task, inner, channel, value, path] of saved.writes)
-      writes[inner] = [task, channel, bytes(value), path];
+    for (const [task, inner, channel, value, path] of saved.writes) {
+      writes[inner] = [task, channel, bytes(unshare(value, messages)), path];
+    }
     saver.writes[key(threadId, saved.ns, saved.id)] = writes;
   }
   saver.storage[threadId] = thread;

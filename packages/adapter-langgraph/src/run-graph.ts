@@ -72,6 +72,8 @@ export interface SegmentInput {
   skipFirstCheck: boolean;
   messagesKey: string;
   nodeNames: string[];
+  /** The graph has delta channels: the state carries each namespace's whole checkpoint chain. */
+  keepHistory: boolean;
   recursionLimit?: number;
 }
 
@@ -204,7 +206,13 @@ export async function runSegment(
     step,
     usage,
     suspendedBy,
-    state: exportState(segment.saver, segment.threadId, segment.nodeNames, mapped.refs) as never,
+    state: exportState(
+      segment.saver,
+      segment.threadId,
+      segment.nodeNames,
+      mapped.refs,
+      segment.keepHistory,
+    ) as never,
   });
   await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
   return { status: 'suspended', continuation, actions: listActions(continuation) };
