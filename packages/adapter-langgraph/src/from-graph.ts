@@ -17,7 +17,6 @@ import {
   fingerprintAgent,
   inputMessages,
   type JsonObject,
-  listActions,
   type Message,
   parseContinuation,
   type RunOptions,
@@ -27,18 +26,16 @@ import {
   type ToolDefinition,
   toolCallsOf,
   toPredicates,
-  zodValidator,
 } from '@agent-continuations/core';
-import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import { Command, DeltaChannel, type MemorySaver } from '@langchain/langgraph';
-import type { z } from 'zod';
+import { actionsById, splitDecisions } from './decision-routing';
 import { type GraphState, importState } from './graph-state';
 import { resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
 import { PrivateSaver } from './private-saver';
 import { type GraphHandle, type RunContext, runSegment, type SegmentInput } from './run-graph';
+import { toolDefinition } from './tool-definition';
 import { guardToolNodes } from './tool-guard';
-import { agentOf, responseOf } from './tools';
 
 /** Options of {@link fromGraph}. */
 export interface FromGraphOptions {
@@ -329,59 +326,6 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     resume,
     checkDecisions: (continuation, decisions) => checkDecisions(continuation, decisions, tools),
     fingerprint: getFingerprint,
-  };
-}
-
-/**
- * Decisions LangGraph answers itself (their action id has an interrupt in `refs`), and for each
- * sub-agent made by `agentTool` that waits, its continuation and the decisions for it.
- */
-function splitDecisions(continuation: Continuation, decisions: Decisions, refs: Record<string, unknown>) {
-  const direct = new Map<string, Decision>();
-  const nested = new Map<string, Decisions>();
-  for (const [id, decision] of Object.entries(decisions)) {
-    const { head, rest } = splitActionId(id);
-    if (rest === undefined || id in refs) direct.set(id, decision);
-    else nested.set(head, { ...nested.get(head), [rest]: decision });
-  }
-  const children: Record<string, unknown> = {};
-  for (const entry of continuation.pending) {
-    if (entry.kind !== 'agent') continue;
-    const group = nested.get(entry.toolCallId);
-    children[entry.toolCallId] = group
-      ? { continuation: entry.child, decisions: group }
-      : { continuation: entry.child };
-  }
-  return { direct, children };
-}
-
-/** Each pending action by id, with what answering it needs to know. */
-function actionsById(continuation: Continuation): Map<string, { toolName: string }> {
-  return new Map(listActions(continuation).map((action) => [action.id, action]));
-}
-
-/** A LangChain tool as the core sees it, to check decisions (edited arguments, sub-agents). */
-function toolDefinition(lc: { name: string; description?: string; schema?: unknown }): ToolDefinition {
-  const schema = lc.schema as z.ZodType | Record<string, unknown> | undefined;
-  const isZod = typeof (schema as { safeParse?: unknown } | undefined)?.safeParse === 'function';
-  let inputSchema: Record<string, unknown> = {};
-  try {
-    inputSchema = schema ? (toJsonSchema(schema as never) as Record<string, unknown>) : {};
-  } catch {
-    inputSchema = {};
-  }
-  const agent = agentOf(lc);
-  const response = responseOf(lc);
-  return {
-    name: lc.name,
-    ...(lc.description ? { description: lc.description } : {}),
-    inputSchema,
-    ...(isZod ? { validate: zodValidator(schema as z.ZodType) } : {}),
-    // A human tool has no execute for the core: its answers are checked against `response`.
-    ...(response
-      ? { validateResponse: zodValidator(response) as ToolDefinition['validateResponse'] }
-      : { execute: () => undefined }),
-    ...(agent ? { agent } : {}),
   };
 }
 
