@@ -42,7 +42,7 @@ export interface FromGraphOptions {
   /** The agent's name, recorded in its continuations. */
   name: string;
   description?: string;
-  /** Predicates checked at LangGraph's step boundaries (synchronous ones); when one fires the run suspends. */
+  /** Predicates checked at LangGraph's step boundaries, before a model call; when one fires the run suspends. */
   suspendWhen?: SuspendWhen | readonly SuspendWhen[];
   /** The state key of the messages channel; `messages` by default. */
   messagesKey?: string;

@@ -102,6 +102,8 @@ export async function runSegment(
     segment: { startedAt, step: context.step, usage: context.usage },
     now: Date.now(),
   }));
+  counter.onSettled = () => control.prepare();
+  await control.prepare();
   const configurable = {
     thread_id: segment.threadId,
     __pregel_checkpointer: segment.saver,

@@ -4,7 +4,6 @@
  */
 import {
   addUsage,
-  ContinuationError,
   type PredicateContext,
   type SuspendPredicate,
   type Usage,
@@ -49,19 +48,26 @@ export class ModelCallCounter extends BaseCallbackHandler {
     });
   }
 
+  /** Called once the last turn's tool calls all have results: the next boundary precedes a model call. */
+  onSettled?: () => Promise<void>;
+
   override async handleToolEnd(output: unknown): Promise<void> {
     const id = (output as { tool_call_id?: unknown } | undefined)?.tool_call_id;
-    if (typeof id === 'string') this.outstanding.delete(id);
+    if (typeof id !== 'string' || !this.outstanding.delete(id)) return;
+    if (this.outstanding.size === 0) await this.onSettled?.();
   }
 }
 
 /**
  * LangGraph's drain control, asked at every step boundary: it drains (and the run suspends) when
- * a predicate fires at a boundary where no tool call waits. Predicates must answer synchronously.
+ * a predicate fires at a boundary where no tool call waits. The boundary check is synchronous, so
+ * an async predicate is answered by {@link PredicateControl.prepare} beforehand (when the run
+ * starts, and when a turn's tool calls have all finished) and the boundary reads that answer.
  */
 export class PredicateControl extends RunControl {
   fired: string[] = [];
   #skip: boolean;
+  readonly #prepared = new Map<string, boolean>();
 
   constructor(
     private readonly predicates: readonly SuspendPredicate[],
@@ -86,14 +92,22 @@ export class PredicateControl extends RunControl {
     for (const predicate of this.predicates) {
       const answer = predicate.check(context);
       if (answer instanceof Promise) {
-        throw new ContinuationError(
-          'INVALID_OPERATION',
-          `Predicate "${predicate.name}" is async; LangGraph checks predicates synchronously at its step boundaries.`,
-        );
-      }
-      if (answer) this.fired.push(predicate.name);
+        // Read in prepare(); this call's own answer is not waited for.
+        answer.catch(() => undefined);
+        if (this.#prepared.get(predicate.name)) this.fired.push(predicate.name);
+      } else if (answer) this.fired.push(predicate.name);
     }
     if (this.fired.length > 0) this.requestDrain(this.fired.join(','));
     return this.fired.length > 0;
+  }
+
+  /** Answer the async predicates for the next boundary. */
+  async prepare(): Promise<void> {
+    if (this.predicates.length === 0) return;
+    const context = this.context();
+    for (const predicate of this.predicates) {
+      const answer = predicate.check(context);
+      if (answer instanceof Promise) this.#prepared.set(predicate.name, await answer);
+    }
   }
 }
