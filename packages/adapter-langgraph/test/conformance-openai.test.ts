@@ -20,28 +20,30 @@ afterAll(async () => {
   await server.close();
 });
 
-runConformanceSuite({
-  name: 'langgraph (createReactAgent over ChatOpenAI and HTTP)',
-  createAgent(spec) {
-    server.setScript(spec.name, spec.script);
-    const llm = new ChatOpenAI({
-      model: spec.name,
-      apiKey: 'test',
-      maxRetries: 0,
-      configuration: { baseURL: server.baseURL },
-    });
-    const graph = buildGraph('react', llm, conformanceTools(spec.tools), spec.instructions);
-    return fromGraph(graph, {
-      name: spec.name,
-      ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
-      ...(spec.onReject ? { onReject: spec.onReject } : {}),
-    });
-  },
-});
+for (const kind of ['react', 'create-agent'] as const) {
+  runConformanceSuite({
+    name: `langgraph (${kind} over ChatOpenAI and HTTP)`,
+    createAgent(spec) {
+      server.setScript(spec.name, spec.script);
+      const llm = new ChatOpenAI({
+        model: spec.name,
+        apiKey: 'test',
+        maxRetries: 0,
+        configuration: { baseURL: server.baseURL },
+      });
+      const graph = buildGraph(kind, llm, conformanceTools(spec.tools), spec.instructions);
+      return fromGraph(graph, {
+        name: spec.name,
+        ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
+        ...(spec.onReject ? { onReject: spec.onReject } : {}),
+      });
+    },
+  });
+}
 
 it('sent the model calls over HTTP as chat completions, tools included', () => {
   const chat = server.requests.filter((request) => request.path === '/v1/chat/completions');
-  expect(chat.length).toBeGreaterThan(40);
+  expect(chat.length).toBeGreaterThan(80);
   expect(
     chat.some((request) =>
       request.body?.tools?.some((t: { function?: { name?: string } }) => t.function?.name === 'transfer'),
