@@ -93,8 +93,11 @@ export async function startScriptedOpenAIServer(
   const known = new Map<string, any>();
   // Each response's whole conversation (earlier items, input, output), for `previous_response_id`.
   const conversations = new Map<string, any[]>();
+  // Unique across server instances (and so across processes): a framework that keys messages by
+  // response id, like LangGraph's message reducer, must never see one id twice in a transcript.
+  const instance = crypto.randomUUID().slice(0, 8);
   let counter = 0;
-  const nextId = (prefix: string) => `${prefix}_${(++counter).toString().padStart(6, '0')}`;
+  const nextId = (prefix: string) => `${prefix}_${instance}${(++counter).toString().padStart(6, '0')}`;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;

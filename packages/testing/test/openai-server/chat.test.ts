@@ -12,6 +12,20 @@ const clientFor = (s: ScriptedOpenAIServer, maxRetries = 0) =>
   new OpenAI({ baseURL: s.baseURL, apiKey: 'test', maxRetries });
 
 describe('scripted OpenAI server: chat completions', () => {
+  it('never repeats a response id across server instances (as in a new process)', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const instance = await startScriptedOpenAIServer({ scripts: { greeter: ['Hi.'] } });
+      const completion = await clientFor(instance).chat.completions.create({
+        model: 'greeter',
+        messages: [{ role: 'user', content: 'Hi' }],
+      });
+      ids.push(completion.id);
+      await instance.close();
+    }
+    expect(new Set(ids).size).toBe(2);
+  });
+
   it('answers a scripted text turn with usage, and shows the script the neutral request', async () => {
     server = await startScriptedOpenAIServer({ scripts: { greeter: ['Hello there, Ann.'] } });
     const completion = await clientFor(server).chat.completions.create({
