@@ -3,7 +3,7 @@
  * same names, wrapped by `fromGraph`. It has never seen the intake worker's run: it resumes from
  * the continuation's neutral messages.
  */
-import { fromGraph, requireApproval } from '@agent-continuations/langgraph';
+import { fromGraph, getToolContext, requireApproval } from '@agent-continuations/langgraph';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
 import { createAgent } from 'langchain';
@@ -21,8 +21,9 @@ export function triageWithLangGraph(desk: SupportDesk, at: Endpoint) {
     }),
     tool(
       async ({ orderId, amount }, config) =>
-        // The tool-call id is the same in every process that settles this call.
-        desk.issueRefund(orderId, amount, `${orderId}:${config.toolCall?.id}`),
+        // The core's key (run id + tool-call id): the same in every process and framework that
+        // settles this call, so the refund is issued once.
+        desk.issueRefund(orderId, amount, getToolContext(config).idempotencyKey),
       {
         name: 'issue_refund',
         description: 'Refund an order (needs approval)',

@@ -9,6 +9,7 @@ import {
   fromGraph,
   agentTool as graphAgentTool,
   humanTool as graphHumanTool,
+  getToolContext as graphToolContext,
   requestInput,
   requireApproval,
 } from '@agent-continuations/langgraph';
@@ -140,7 +141,7 @@ function langchainToolOf(spec: ConformanceTool): StructuredToolInterface {
     async (args: unknown, config) =>
       spec.execute(args, {
         requestInput: async (request) => requestInput(request, config),
-        idempotencyKey: `${String(config.configurable?.__ac_run_id)}:${config.toolCall?.id}`,
+        idempotencyKey: graphToolContext(config).idempotencyKey,
       }),
     { name: spec.name, description: spec.description, schema: spec.parameters },
   ) as unknown as StructuredToolInterface;

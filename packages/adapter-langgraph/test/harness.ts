@@ -11,7 +11,7 @@ import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { END, MessagesAnnotation, Send, START, StateGraph } from '@langchain/langgraph';
 import { createReactAgent, ToolNode } from '@langchain/langgraph/prebuilt';
 import { createAgent } from 'langchain';
-import { agentTool, fromGraph, humanTool, requestInput, requireApproval } from '../src';
+import { agentTool, fromGraph, getToolContext, humanTool, requestInput, requireApproval } from '../src';
 import { ScriptedChatModel } from './scripted-chat-model';
 
 export type GraphKind = 'custom' | 'react' | 'create-agent';
@@ -33,7 +33,7 @@ export function conformanceTools(tools: readonly ConformanceTool[]): StructuredT
       async (args: unknown, config) =>
         spec.execute(args, {
           requestInput: async (request) => requestInput(request, config),
-          idempotencyKey: `${String(config.configurable?.__ac_run_id)}:${config.toolCall?.id}`,
+          idempotencyKey: getToolContext(config).idempotencyKey,
         }),
       { name: spec.name, description: spec.description, schema: spec.parameters },
     ) as unknown as StructuredToolInterface;
