@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { listActions, splitActionId } from './actions';
 import { ContinuationError } from './errors';
-import type { Continuation } from './format';
+import type { AuditEntry, Continuation } from './format';
 import { jsonValueSchema } from './json';
 import type { Decision, Decisions } from './protocol';
 import type { ToolDefinition } from './tools';
@@ -108,4 +108,34 @@ export async function checkDecisions(
     const agent = tools.get(entry.toolName)?.agent;
     await agent?.checkDecisions?.(entry.child, group);
   }
+}
+
+/**
+ * The audit entries for decisions applied to a continuation, one per decision, as every adapter
+ * appends them to the trail (the decisions must have passed `checkDecisions`).
+ *
+ * @example
+ * ```ts
+ * const trail = [...continuation.decisions, ...auditEntries(continuation, decisions)];
+ * ```
+ */
+export function auditEntries(continuation: Continuation, decisions: Decisions): AuditEntry[] {
+  const actions = new Map(listActions(continuation).map((action) => [action.id, action]));
+  const at = new Date().toISOString();
+  return Object.entries(decisions).map(([actionId, decision]) => {
+    const action = actions.get(actionId)!;
+    const entry: AuditEntry = {
+      actionId,
+      type: decision.type,
+      toolName: action.toolName,
+      toolCallId: action.toolCallId,
+      at,
+      args: action.args,
+    };
+    if (decision.by) entry.by = decision.by;
+    if (decision.type !== 'input' && decision.reason) entry.reason = decision.reason;
+    if (decision.type === 'approve' && decision.args !== undefined) entry.editedArgs = decision.args;
+    if (decision.type === 'input') entry.value = decision.value;
+    return entry;
+  });
 }

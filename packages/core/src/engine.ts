@@ -4,17 +4,16 @@
  */
 import { listActions, splitActionId } from './actions';
 import { parseContinuation } from './codec';
-import { checkDecisions } from './decisions';
-import { ContinuationError } from './errors';
+import { auditEntries, checkDecisions } from './decisions';
+import { ContinuationError, ModelCallError } from './errors';
 import { diffFingerprints, fingerprintAgent } from './fingerprint';
-import { type AgentRef, type AuditEntry, addUsage, type Continuation, emptyUsage } from './format';
-import type { JsonObject } from './json';
+import { type AgentRef, addUsage, type Continuation, emptyUsage } from './format';
 import { inputMessages, type Message, textOf, toolCallsOf } from './messages';
 import type { ModelPort, ModelRequest, ModelResponse, ToolSpec } from './model';
 import { type SuspendWhen, toPredicates } from './predicates';
 import type { Decisions, RunEvent, RunOptions, RunResult } from './protocol';
 import { newId, type RunState, snapshot, stateFromContinuation } from './run-state';
-import type { AgentStream, AgentStreamEvent } from './stream';
+import type { AgentStream } from './stream';
 import { createStream } from './stream';
 import type { ToolDefinition } from './tools';
 import { type CallDecisions, settleTurn } from './turn';
@@ -57,17 +56,6 @@ export interface EngineAgent {
   stream(input: StreamInput, options?: RunOptions): AgentStream<string>;
   /** The fingerprint continuations of this agent carry. */
   fingerprint(): Promise<string>;
-}
-
-/** Thrown when the model call fails; `continuation` holds the last good state, to resume later. */
-export class ModelCallError extends ContinuationError {
-  readonly continuation: Continuation;
-  constructor(continuation: Continuation, cause: unknown) {
-    super('MODEL_ERROR', `The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      cause,
-    });
-    this.continuation = continuation;
-  }
 }
 
 /**
@@ -367,35 +355,3 @@ export interface StreamSink {
   event(event: RunEvent): void;
   model(events: AsyncIterable<import('./model').ModelStreamEvent>): Promise<ModelResponse>;
 }
-
-/**
- * The audit entries for decisions applied to a continuation, one per decision, as every adapter
- * appends them to the trail (the decisions must have passed `checkDecisions`).
- *
- * @example
- * ```ts
- * const trail = [...continuation.decisions, ...auditEntries(continuation, decisions)];
- * ```
- */
-export function auditEntries(continuation: Continuation, decisions: Decisions): AuditEntry[] {
-  const actions = new Map(listActions(continuation).map((action) => [action.id, action]));
-  const at = new Date().toISOString();
-  return Object.entries(decisions).map(([actionId, decision]) => {
-    const action = actions.get(actionId)!;
-    const entry: AuditEntry = {
-      actionId,
-      type: decision.type,
-      toolName: action.toolName,
-      toolCallId: action.toolCallId,
-      at,
-      args: action.args,
-    };
-    if (decision.by) entry.by = decision.by;
-    if (decision.type !== 'input' && decision.reason) entry.reason = decision.reason;
-    if (decision.type === 'approve' && decision.args !== undefined) entry.editedArgs = decision.args;
-    if (decision.type === 'input') entry.value = decision.value;
-    return entry;
-  });
-}
-
-export type { AgentStream, AgentStreamEvent, JsonObject };

@@ -1,6 +1,7 @@
 /**
  * One error class for everything the library refuses, with a machine-readable `code`.
  */
+import type { Continuation } from './format';
 
 /** Every code a {@link ContinuationError} can carry. */
 export type ErrorCode =
@@ -101,4 +102,15 @@ export function isContinuationError(error: unknown, code?: ErrorCode): error is 
   const branded = (error as Record<symbol, unknown>)[BRAND] === true;
   if (!branded && !(error instanceof ContinuationError)) return false;
   return code === undefined || (error as ContinuationError).code === code;
+}
+
+/** Thrown when the model call fails; `continuation` holds the last good state, to resume later. */
+export class ModelCallError extends ContinuationError {
+  readonly continuation: Continuation;
+  constructor(continuation: Continuation, cause: unknown) {
+    super('MODEL_ERROR', `The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.continuation = continuation;
+  }
 }

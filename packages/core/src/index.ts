@@ -18,7 +18,7 @@ export {
   replayCheckpoints,
 } from './checkpoint';
 export { type ParseOptions, parseContinuation, serializeContinuation } from './codec';
-export { checkDecisions } from './decisions';
+export { auditEntries, checkDecisions } from './decisions';
 export {
   type DurableOptions,
   type RecoveredRun,
@@ -38,14 +38,12 @@ export {
   isEncrypted,
 } from './encryption';
 export {
-  auditEntries,
   type ContinuableAgentConfig,
   createContinuableAgent,
   type EngineAgent,
-  ModelCallError,
   type StreamInput,
 } from './engine';
-export { ContinuationError, type ErrorCode, isContinuationError } from './errors';
+export { ContinuationError, type ErrorCode, isContinuationError, ModelCallError } from './errors';
 export { diffFingerprints, fingerprintAgent } from './fingerprint';
 export {
   type AgentRef,
