@@ -1,10 +1,11 @@
 /**
  * The ops agent: langchain's createAgent with a `restart_service` tool that needs approval (added
  * with requireApproval, the tool itself unchanged) and a diagnostics sub-agent (a createReactAgent
- * graph whose heap-dump tool needs approval too), wrapped with fromGraph.
+ * graph whose heap-dump tool needs approval too), wrapped with fromGraph. Every tool logs its
+ * execution in the ledger under the core's idempotency key, read with getToolContext.
  */
-import { agentTool, fromGraph, requireApproval } from '@agent-continuations/langgraph';
-import { tool } from '@langchain/core/tools';
+import { agentTool, fromGraph, getToolContext, requireApproval } from '@agent-continuations/langgraph';
+import { type ToolRunnableConfig, tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
 import { createAgent } from 'langchain';
@@ -15,10 +16,13 @@ import { DIAGNOSTICS_MODEL, OPS_MODEL } from './scripts';
 export function buildOpsAgent(baseURL: string, ledger: Ledger) {
   const model = (name: string) =>
     new ChatOpenAI({ model: name, apiKey: 'local', maxRetries: 0, configuration: { baseURL } });
+  // The key is the run id + tool-call id: the same in whichever process settles the call.
+  const log = (tool: string, config: ToolRunnableConfig) =>
+    ledger.record(tool, getToolContext(config).idempotencyKey);
 
   const readLogs = tool(
-    async ({ service }) => {
-      ledger.record('read_logs');
+    async ({ service }, config) => {
+      log('read_logs', config);
       return `${service}: OOMKilled 3 times in 10 minutes`;
     },
     {
@@ -28,8 +32,8 @@ export function buildOpsAgent(baseURL: string, ledger: Ledger) {
     },
   );
   const captureHeapDump = tool(
-    async ({ service }) => {
-      ledger.record('capture_heap_dump');
+    async ({ service }, config) => {
+      log('capture_heap_dump', config);
       return `saved to s3://dumps/${service}.heap`;
     },
     {
@@ -49,15 +53,15 @@ export function buildOpsAgent(baseURL: string, ledger: Ledger) {
   );
 
   const checkHealth = tool(
-    async ({ service }) => {
-      ledger.record('check_health');
+    async ({ service }, config) => {
+      log('check_health', config);
       return { service, healthy: false, errorRate: 0.31 };
     },
     { name: 'check_health', description: 'Health of a service', schema: z.object({ service: z.string() }) },
   );
   const restartService = tool(
-    async ({ service }) => {
-      ledger.record('restart_service');
+    async ({ service }, config) => {
+      log('restart_service', config);
       return `${service} restarted at generation 42`;
     },
     {

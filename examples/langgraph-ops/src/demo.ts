@@ -1,87 +1,149 @@
 /**
- * The demo: the ops agent suspends for a nested approval (the diagnostics sub-agent's heap dump),
- * its continuation is saved to a file, and each later step runs in a new Node process that has
- * nothing but that file: approve the heap dump, then approve the restart. The model endpoint (a
- * local scripted OpenAI-compatible server here, a real provider in production) outlives them all.
+ * The ops demo. With no argument it runs the whole story in separate processes:
+ *   1. `start`: the ops agent asks diagnostics, whose heap dump needs approval; the run suspends,
+ *      its continuation is saved in the SQLite store (`.data/ops.sqlite`, which also holds the
+ *      operations log), and the process exits;
+ *   2. `approve`, in a new process: find the waiting continuation in the store, approve what it
+ *      waits for (the nested heap dump) and resume it under the store's claim; the run suspends
+ *      again on the restart, and the store keeps the next continuation;
+ *   3. `approve` once more, in another process: approve the restart and finish the run.
+ * Each process has its own local scripted OpenAI-compatible server for the models (a real provider
+ * in production); all a process shares with the others is the SQLite file.
+ * Set OPS_DEMO_DIR to choose where the file goes.
  *
  *   pnpm --filter @agent-continuations/example-langgraph-ops demo
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type RunResult, serializeContinuation } from '@agent-continuations/core';
+import {
+  type ActionPathSegment,
+  type Decisions,
+  listActions,
+  type RunResult,
+  resumeStored,
+  serializeContinuation,
+} from '@agent-continuations/core';
+import { createSqliteStore, type SqliteStore } from '@agent-continuations/store-sqlite';
 import { startScriptedOpenAIServer } from '@agent-continuations/testing';
 import { buildOpsAgent } from './agents';
-import { fileLedger } from './ledger';
+import { type Ledger, sqliteLedger } from './ledger';
 import { scripts } from './scripts';
 
-const say = (line: string) => process.stdout.write(`[process ${process.pid}] ${line}\n`);
+const here = dirname(fileURLToPath(import.meta.url));
+const dataDir = process.env.OPS_DEMO_DIR ?? join(here, '..', '.data');
+const AGENT_NAME = 'ops';
+const say = (line: string) => console.log(`[process ${process.pid}] ${line}`);
 
-/** One step in this process: start the run, or approve what the saved continuation waits for. */
-async function step(kind: 'start' | 'approve', dir: string, baseURL: string): Promise<RunResult<string>> {
-  const agent = buildOpsAgent(baseURL, fileLedger(dir));
-  const file = join(dir, 'continuation.json');
-  let result: RunResult<string>;
-  if (kind === 'approve') {
-    const saved = readFileSync(file, 'utf8');
-    const actions = JSON.parse(readFileSync(join(dir, 'actions.json'), 'utf8')) as string[];
-    say(`resuming from ${file} (${saved.length} bytes), approving ${actions.join(', ')}`);
-    const decisions = Object.fromEntries(
-      actions.map((id) => [id, { type: 'approve' as const, by: 'oncall' }]),
-    );
-    result = await agent.resume(saved, decisions);
-  } else {
-    say('ops: "checkout is failing, fix it"');
-    result = await agent.run('checkout is failing, fix it');
-  }
-  if (result.status === 'suspended') {
-    for (const action of result.actions) {
-      const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
-      say(`pending approval: ${path} ${JSON.stringify(action.args)}`);
-    }
-    writeFileSync(file, serializeContinuation(result.continuation));
-    writeFileSync(join(dir, 'actions.json'), JSON.stringify(result.actions.map((action) => action.id)));
-    say('saved the continuation');
-  } else if (result.status === 'completed') {
-    say(`Final answer: ${result.output}`);
-    for (const [tool, count] of Object.entries(fileLedger(dir).counts())) say(`${tool} executions: ${count}`);
-  }
-  return result;
+/** The continuation store and the operations log share one SQLite file. */
+function open(): { store: SqliteStore; ledger: Ledger } {
+  mkdirSync(dataDir, { recursive: true });
+  const store = createSqliteStore({ path: join(dataDir, 'ops.sqlite') });
+  return { store, ledger: sqliteLedger(store.database) };
 }
 
-/** Run this file again as a new process for one approval step. */
-function approveInNewProcess(dir: string, baseURL: string): Promise<{ code: number | null; stdout: string }> {
-  const self = fileURLToPath(import.meta.url);
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@agent-continuations/source', '--import', 'tsx', self, 'approve', dir, baseURL],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    process.stdout.write(chunk);
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
-}
-
-const [kind, dir, baseURL] = process.argv.slice(2);
-if (kind === 'approve') {
-  await step('approve', dir!, baseURL!);
-} else {
+/** Run `work` with the ops agent over this process's own scripted model server. */
+async function withAgent<T>(ledger: Ledger, work: (agent: ReturnType<typeof buildOpsAgent>) => Promise<T>) {
   const server = await startScriptedOpenAIServer({ scripts });
   try {
-    const workdir = mkdtempSync(join(tmpdir(), 'langgraph-ops-'));
-    const result = await step('start', workdir, server.baseURL);
-    for (let round = 0; round < 3 && result.status === 'suspended'; round++) {
-      const next = await approveInNewProcess(workdir, server.baseURL);
-      if (next.code !== 0 || next.stdout.includes('Final answer')) break;
-    }
+    return await work(buildOpsAgent(server.baseURL, ledger));
   } finally {
     await server.close();
   }
 }
+
+async function start(): Promise<void> {
+  rmSync(dataDir, { recursive: true, force: true });
+  const { store, ledger } = open();
+  try {
+    say('ops: "checkout is failing, fix it"');
+    const result = await withAgent(ledger, (agent) =>
+      agent.run('checkout is failing, fix it', { metadata: { incident: 'INC-7' } }),
+    );
+    if (result.status !== 'suspended')
+      throw new Error(`expected the run to wait for approval, it is ${result.status}`);
+    await store.save(result.continuation);
+    report(result);
+    const bytes = serializeContinuation(result.continuation).length;
+    say(`continuation ${result.continuation.id} saved in the SQLite store (${bytes} bytes). Exiting.`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function approve(): Promise<void> {
+  const { store, ledger } = open();
+  try {
+    const [waiting] = (await store.list({ status: 'suspended', agentName: AGENT_NAME })).items;
+    if (!waiting) return say('nothing waits for approval.');
+    const { continuation } = (await store.load(waiting.id))!;
+    const decisions: Decisions = {};
+    for (const action of listActions(continuation)) {
+      say(`approving ${pathOf(action.path)} (id ${action.id})`);
+      decisions[action.id] = { type: 'approve', by: 'oncall@example.com' };
+    }
+    // The claim makes sure this continuation is resumed once, even if two on-call engineers approve at once;
+    // when the run suspends again, resumeStored saves the next continuation in the store.
+    const result = await withAgent(ledger, (agent) =>
+      resumeStored(store, agent, waiting.id, decisions, { owner: `oncall-${process.pid}` }),
+    );
+    report(result);
+    if (result.status === 'suspended') {
+      say(`continuation ${result.continuation.id} saved in the SQLite store. Exiting.`);
+    } else if (result.status === 'completed') {
+      for (const { tool, runs, pid } of ledger.operations()) {
+        say(`${tool} executions: ${runs} (first run in process ${pid})`);
+      }
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** Print what a run ended with: its pending approvals, or its answer. */
+function report(result: RunResult<string>): void {
+  if (result.status === 'suspended') {
+    for (const action of result.actions)
+      say(`pending approval: ${pathOf(action.path)} ${JSON.stringify(action.args)}`);
+  } else if (result.status === 'completed') {
+    say(`Final answer: ${result.output}`);
+  } else {
+    throw new Error(`the run ended ${result.status}`);
+  }
+}
+
+function pathOf(path: readonly ActionPathSegment[]): string {
+  return path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
+}
+
+/** Whether a continuation of the ops agent waits in the store. */
+async function somethingWaits(): Promise<boolean> {
+  const { store } = open();
+  try {
+    return (await store.list({ status: 'suspended', agentName: AGENT_NAME })).items.length > 0;
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const command = process.argv[2];
+  if (command === 'start') return start();
+  if (command === 'approve') return approve();
+  const step = (name: string) => {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], {
+      stdio: 'inherit',
+      env: process.env,
+    });
+    if (child.status !== 0) process.exit(child.status ?? 1);
+  };
+  step('start');
+  // Each approval in a new process, as long as something waits (the story needs two).
+  for (let round = 0; round < 3 && (await somethingWaits()); round++) step('approve');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
