@@ -10,9 +10,9 @@ import {
   type Continuation,
   ContinuationError,
   checkDecisions,
+  checkResumable,
   type Decision,
   type Decisions,
-  diffFingerprints,
   emptyUsage,
   fingerprintAgent,
   inputMessages,
@@ -149,7 +149,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     runOptions: RunOptions = {},
   ): Promise<RunResult<string>> {
     const continuation = parseContinuation(raw);
-    await checkResumable(continuation, runOptions);
+    await resumable(continuation, runOptions);
     await checkDecisions(continuation, decisions, tools);
     const context: RunContext = {
       runId: continuation.runId,
@@ -272,50 +272,17 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     return result;
   }
 
-  async function checkResumable(continuation: Continuation, runOptions: RunOptions): Promise<void> {
-    if (continuation.agent.name !== options.name) {
-      throw new ContinuationError(
-        'AGENT_MISMATCH',
-        `This continuation belongs to agent "${continuation.agent.name}", not "${options.name}".`,
-      );
-    }
-    const current = await getFingerprint();
-    const saved = continuation.agent.fingerprint;
-    if (
-      saved &&
-      continuation.agent.framework === 'langgraph' &&
-      saved !== current &&
-      !runOptions.allowChangedAgent
-    ) {
-      const changes = diffFingerprints(saved, current);
-      throw new ContinuationError(
-        'AGENT_CHANGED',
-        `Agent "${options.name}" changed since this continuation was made: ${changes.join('; ')}. Pass allowChangedAgent to resume anyway.`,
-        { details: changes },
-      );
-    }
-    const last = continuation.messages.at(-1);
+  async function resumable(continuation: Continuation, runOptions: RunOptions): Promise<void> {
     // A call the model made needs a tool of that name here (other entries wait on nodes or subgraphs).
-    const called = new Set(toolCallsOf(last).map((call) => call.toolCallId));
-    for (const entry of continuation.pending) {
-      if (called.has(entry.toolCallId) && !tools.has(entry.toolName)) {
-        throw new ContinuationError(
-          'UNKNOWN_TOOL',
-          `Agent "${options.name}" has no tool "${entry.toolName}", which the continuation waits on.`,
-          { details: { toolName: entry.toolName } },
-        );
-      }
-    }
-    if (
-      continuation.pending.length === 0 &&
-      continuation.suspendedBy.type === 'actions' &&
-      toolCallsOf(last).length === 0
-    ) {
-      throw new ContinuationError(
-        'NOT_RESUMABLE',
-        'This continuation waits for nothing: its run already ended.',
-      );
-    }
+    const called = new Set(toolCallsOf(continuation.messages.at(-1)).map((call) => call.toolCallId));
+    checkResumable(
+      continuation,
+      {
+        agent: { name: options.name, framework: 'langgraph', fingerprint: await getFingerprint() },
+        canSettle: (entry) => !called.has(entry.toolCallId) || tools.has(entry.toolName),
+      },
+      runOptions,
+    );
   }
 
   return {
@@ -324,7 +291,11 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     ...(options.description === undefined ? {} : { description: options.description }),
     run,
     resume,
-    checkDecisions: (continuation, decisions) => checkDecisions(continuation, decisions, tools),
+    // A parent checks a child's decisions through this before anything runs.
+    checkDecisions: async (continuation, decisions) => {
+      await resumable(continuation, {});
+      await checkDecisions(continuation, decisions, tools);
+    },
     fingerprint: getFingerprint,
   };
 }

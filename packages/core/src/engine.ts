@@ -6,12 +6,13 @@ import { listActions, splitActionId } from './actions';
 import { parseContinuation } from './codec';
 import { auditEntries, checkDecisions } from './decisions';
 import { ContinuationError, ModelCallError } from './errors';
-import { diffFingerprints, fingerprintAgent } from './fingerprint';
+import { fingerprintAgent } from './fingerprint';
 import { type AgentRef, addUsage, type Continuation, emptyUsage } from './format';
 import { inputMessages, type Message, textOf, toolCallsOf } from './messages';
 import type { ModelPort, ModelRequest, ModelResponse, ToolSpec } from './model';
 import { type SuspendWhen, toPredicates } from './predicates';
 import type { Decisions, RunEvent, RunOptions, RunResult } from './protocol';
+import { checkResumable } from './resumable';
 import { newId, type RunState, snapshot, stateFromContinuation } from './run-state';
 import type { AgentStream } from './stream';
 import { createStream } from './stream';
@@ -119,47 +120,12 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
   }
 
   /** Refuse, before anything runs, a continuation this agent cannot resume. */
-  async function checkResumable(continuation: Continuation, options: RunOptions): Promise<void> {
-    if (continuation.agent.name !== config.name) {
-      throw new ContinuationError(
-        'AGENT_MISMATCH',
-        `This continuation belongs to agent "${continuation.agent.name}", not "${config.name}".`,
-      );
-    }
-    const current = await getFingerprint();
-    const saved = continuation.agent.fingerprint;
-    if (
-      saved &&
-      continuation.agent.framework === framework &&
-      saved !== current &&
-      !options.allowChangedAgent
-    ) {
-      throw new ContinuationError(
-        'AGENT_CHANGED',
-        `Agent "${config.name}" changed since this continuation was made: ${diffFingerprints(saved, current).join('; ')}. Pass allowChangedAgent to resume anyway.`,
-        { details: diffFingerprints(saved, current) },
-      );
-    }
-    for (const entry of continuation.pending) {
-      if (!tools.has(entry.toolName)) {
-        throw new ContinuationError(
-          'UNKNOWN_TOOL',
-          `Agent "${config.name}" has no tool "${entry.toolName}", which the continuation waits on.`,
-          { details: { toolName: entry.toolName } },
-        );
-      }
-    }
-    const last = continuation.messages[continuation.messages.length - 1];
-    if (
-      continuation.pending.length === 0 &&
-      continuation.suspendedBy.type === 'actions' &&
-      toolCallsOf(last).length === 0
-    ) {
-      throw new ContinuationError(
-        'NOT_RESUMABLE',
-        'This continuation waits for nothing: its run already ended.',
-      );
-    }
+  async function resumable(continuation: Continuation, options: RunOptions): Promise<void> {
+    checkResumable(
+      continuation,
+      { agent: await agentRef(), canSettle: (entry) => tools.has(entry.toolName) },
+      options,
+    );
   }
 
   async function resume(
@@ -169,7 +135,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     sink?: StreamSink,
   ): Promise<RunResult<string>> {
     const continuation = parseContinuation(input);
-    await checkResumable(continuation, options);
+    await resumable(continuation, options);
     await checkDecisions(continuation, decisions, tools);
 
     const state = stateFromContinuation(continuation, await agentRef());
@@ -337,7 +303,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     // A parent checks a child's decisions through this before anything runs: a child that cannot
     // resume (changed, renamed) must fail there, not later inside the parent's tool call.
     checkDecisions: async (continuation, decisions) => {
-      await checkResumable(continuation, {});
+      await resumable(continuation, {});
       await checkDecisions(continuation, decisions, tools);
     },
     fingerprint: getFingerprint,

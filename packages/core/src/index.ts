@@ -110,6 +110,7 @@ export type {
   RunResult,
   SuspendedResult,
 } from './protocol';
+export { checkResumable, type ResumingAgent } from './resumable';
 export { type ResumeStoredOptions, resumeStored } from './resume-stored';
 export { type SealOptions, sealContinuation, verifySeal } from './seal';
 export {
