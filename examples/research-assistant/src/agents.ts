@@ -64,6 +64,9 @@ export function buildResearcher(publisher: Publisher, counts: { search: number }
   );
 }
 
+/** The orchestrator's name, under which the store lists its continuations. */
+export const AGENT_NAME = 'research-assistant';
+
 export function buildAssistant(publisher: Publisher, counts = { search: 0 }) {
   const model = mockModel('assistant', (prompt) => {
     const report = toolOutputs(prompt).get('research');
@@ -76,6 +79,6 @@ export function buildAssistant(publisher: Publisher, counts = { search: 0 }) {
       instructions: 'You help the marketing team. Delegate research to the researcher.',
       tools: { research: agentTool(buildResearcher(publisher, counts)) },
     }),
-    { name: 'research-assistant' },
+    { name: AGENT_NAME },
   );
 }

@@ -2,90 +2,102 @@
  * The research assistant demo. With no argument it runs the whole story in separate processes:
  *   1. `start`: the assistant delegates to the researcher, which searches and then wants to publish;
  *      publishing needs approval, so the whole run suspends and its continuation is saved in the
- *      SQLite store;
+ *      SQLite store (`.data/research.sqlite`, which also holds the publications table);
  *   2. `approve`: a new process lists what waits in the store (the researcher's `publish_report`,
  *      two levels down), approves it with an edited title, and resumes both agents to the end
  *      under a store claim;
  *   3. `again`: one more process tries to resume the same continuation, as a double-clicked
  *      button would: the claim refuses it, and nothing runs twice.
- * Set RESEARCH_DEMO_DIR to choose where the files go.
+ * Set RESEARCH_DEMO_DIR to choose where the SQLite file goes.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Decisions, isContinuationError, listActions, resumeStored } from '@agent-continuations/core';
-import { createSqliteStore } from '@agent-continuations/store-sqlite';
-import { buildAssistant } from './agents';
-import { filePublisher } from './publisher';
+import { createSqliteStore, type SqliteStore } from '@agent-continuations/store-sqlite';
+import { AGENT_NAME, buildAssistant } from './agents';
+import { type Publisher, sqlitePublisher } from './publisher';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.RESEARCH_DEMO_DIR ?? join(here, '..', '.data');
-const publisher = filePublisher(join(dataDir, 'publications.json'));
-const openStore = () => createSqliteStore({ path: join(dataDir, 'continuations.db') });
 const say = (line: string) => console.log(`[process ${process.pid}] ${line}`);
+
+/** The continuation store and the publications table share one SQLite file. */
+function open(): { store: SqliteStore; publisher: Publisher } {
+  mkdirSync(dataDir, { recursive: true });
+  const store = createSqliteStore({ path: join(dataDir, 'research.sqlite') });
+  return { store, publisher: sqlitePublisher(store.database) };
+}
 
 async function start(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
-  mkdirSync(dataDir, { recursive: true });
-  const counts = { search: 0 };
-  const result = await buildAssistant(publisher, counts).run('the 2026 solar market', {
-    metadata: { requestedBy: 'marketing' },
-  });
-  if (result.status !== 'suspended')
-    throw new Error(`expected the run to wait for approval, it is ${result.status}`);
-  const store = openStore();
-  await store.save(result.continuation);
-  await store.close?.();
-  say(`suspended with ${result.actions.length} action(s) waiting; continuation saved in the store.`);
-  say(`search_web executions in this process: ${counts.search}. Exiting.`);
+  const { store, publisher } = open();
+  try {
+    const counts = { search: 0 };
+    const result = await buildAssistant(publisher, counts).run('the 2026 solar market', {
+      metadata: { requestedBy: 'marketing' },
+    });
+    if (result.status !== 'suspended')
+      throw new Error(`expected the run to wait for approval, it is ${result.status}`);
+    await store.save(result.continuation);
+    say(`suspended with ${result.actions.length} action(s) waiting; continuation saved in the store.`);
+    say(`search_web executions in this process: ${counts.search}. Exiting.`);
+  } finally {
+    await store.close();
+  }
 }
 
 async function approve(): Promise<void> {
-  const store = openStore();
-  const waiting = (await store.list({ status: 'suspended' })).items;
-  if (waiting.length === 0) throw new Error('Nothing to approve: run the demo with `start` first.');
-  const counts = { search: 0 };
-  const agent = buildAssistant(publisher, counts);
-  for (const { id } of waiting) {
-    const { continuation } = (await store.load(id))!;
-    const decisions: Decisions = {};
-    for (const action of listActions(continuation)) {
-      const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
-      say(`pending ${action.kind}: ${path} ${JSON.stringify(action.args)}`);
-      // The editor approves, with a shorter title.
-      const args = { ...(action.args as Record<string, unknown>), title: 'Solar market brief 2026' };
-      decisions[action.id] = { type: 'approve', args, by: 'editor@example.com' };
+  const { store, publisher } = open();
+  try {
+    const waiting = (await store.list({ status: 'suspended', agentName: AGENT_NAME })).items;
+    if (waiting.length === 0) throw new Error('Nothing to approve: run the demo with `start` first.');
+    const counts = { search: 0 };
+    const agent = buildAssistant(publisher, counts);
+    for (const { id } of waiting) {
+      const { continuation } = (await store.load(id))!;
+      const decisions: Decisions = {};
+      for (const action of listActions(continuation)) {
+        const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
+        say(`pending ${action.kind}: ${path} ${JSON.stringify(action.args)}`);
+        // The editor approves, with a shorter title.
+        const args = { ...(action.args as Record<string, unknown>), title: 'Solar market brief 2026' };
+        decisions[action.id] = { type: 'approve', args, by: 'editor@example.com' };
+      }
+      const result = await resumeStored(store, agent, id, decisions, { owner: `editor-${process.pid}` });
+      if (result.status !== 'completed')
+        throw new Error(`expected the run to complete, it is ${result.status}`);
+      say('approved and resumed.');
+      console.log(`Final answer: ${result.output}`);
     }
-    const result = await resumeStored(store, agent, id, decisions);
-    if (result.status !== 'completed')
-      throw new Error(`expected the run to complete, it is ${result.status}`);
-    say('approved and resumed.');
-    console.log(`Final answer: ${result.output}`);
+    console.log(`publish_report executions: ${publisher.count()}`);
+    console.log(`search_web executions in the resuming process: ${counts.search}`);
+  } finally {
+    await store.close();
   }
-  await store.close?.();
-  console.log(`publish_report executions: ${publisher.count()}`);
-  console.log(`search_web executions in the resuming process: ${counts.search}`);
 }
 
 async function again(): Promise<void> {
-  const store = openStore();
-  const [resumed] = (await store.list({ status: 'completed' })).items;
-  if (!resumed) throw new Error('Nothing was resumed yet.');
-  const { continuation } = (await store.load(resumed.id))!;
-  const decisions: Decisions = Object.fromEntries(
-    listActions(continuation).map((action) => [action.id, { type: 'approve' }]),
-  );
+  const { store, publisher } = open();
   try {
-    await resumeStored(store, buildAssistant(publisher), resumed.id, decisions);
-    throw new Error('the same continuation was resumed twice');
-  } catch (error) {
-    if (!isContinuationError(error, 'CLAIM_CONFLICT')) throw error;
-    say(`resuming the same continuation again: ${error.code} (${error.message})`);
+    const [resumed] = (await store.list({ status: 'completed', agentName: AGENT_NAME })).items;
+    if (!resumed) throw new Error('Nothing was resumed yet.');
+    const { continuation } = (await store.load(resumed.id))!;
+    const decisions: Decisions = Object.fromEntries(
+      listActions(continuation).map((action) => [action.id, { type: 'approve' }]),
+    );
+    try {
+      await resumeStored(store, buildAssistant(publisher), resumed.id, decisions);
+      throw new Error('the same continuation was resumed twice');
+    } catch (error) {
+      if (!isContinuationError(error, 'CLAIM_CONFLICT')) throw error;
+      say(`resuming the same continuation again: ${error.code} (${error.message})`);
+    }
+    console.log(`publish_report executions: ${publisher.count()}`);
   } finally {
-    await store.close?.();
+    await store.close();
   }
-  console.log(`publish_report executions: ${publisher.count()}`);
 }
 
 async function main(): Promise<void> {

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { expect, it } from 'vitest';
 
 const demo = join(import.meta.dirname, '..', 'src', 'demo.ts');
@@ -15,7 +16,19 @@ const node = (dir: string, ...args: string[]) =>
     },
   );
 
-it("suspends on the researcher's publish_report two levels down, completes in a new process with the edited title, and refuses a second resume", () => {
+/** The publications table, read from the SQLite file the demo shares with its store. */
+async function publications(dir: string) {
+  const store = createSqliteStore({ path: join(dir, 'research.sqlite') });
+  try {
+    return store.database
+      .prepare('SELECT idempotency_key AS key, title FROM publications ORDER BY rowid')
+      .all() as Array<{ key: string; title: string }>;
+  } finally {
+    await store.close();
+  }
+}
+
+it("suspends on the researcher's publish_report two levels down, completes in a new process with the edited title, and refuses a second resume", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'research-demo-'));
   const run = node(dir);
   expect(run.stderr).toBe('');
@@ -36,12 +49,9 @@ it("suspends on the researcher's publish_report two levels down, completes in a 
   );
   expect(run.stdout).toContain('publish_report executions: 1');
   expect(run.stdout).toContain('search_web executions in the resuming process: 0');
-  const publications = JSON.parse(readFileSync(join(dir, 'publications.json'), 'utf8')) as Array<{
-    title: string;
-    key: string;
-  }>;
-  expect(publications.map((publication) => publication.title)).toEqual(['Solar market brief 2026']);
-  expect(publications[0]!.key).toMatch(/^[0-9a-f-]{36}\/assistant_1:researcher_2$/);
+  const published = await publications(dir);
+  expect(published.map((publication) => publication.title)).toEqual(['Solar market brief 2026']);
+  expect(published[0]!.key).toMatch(/^[0-9a-f-]{36}\/assistant_1:researcher_2$/);
 
   // A third process tries the same continuation again: the store's claim refuses it.
   expect(run.stdout).toMatch(
@@ -53,5 +63,5 @@ it("suspends on the researcher's publish_report two levels down, completes in a 
   const approveAgain = node(dir, 'approve');
   expect(approveAgain.status).toBe(1);
   expect(approveAgain.stderr).toContain('Nothing to approve');
-  expect(JSON.parse(readFileSync(join(dir, 'publications.json'), 'utf8'))).toHaveLength(1);
+  expect(await publications(dir)).toEqual(published);
 });
