@@ -113,13 +113,15 @@ export function toUIMessageStream(
             startStep();
             close();
             writer.write(
-              event.isError
-                ? {
-                    type: 'tool-output-error',
-                    toolCallId: event.toolCallId,
-                    errorText: errorText(event.output),
-                  }
-                : { type: 'tool-output-available', toolCallId: event.toolCallId, output: event.output },
+              event.rejected
+                ? { type: 'tool-output-denied', toolCallId: event.toolCallId }
+                : event.isError
+                  ? {
+                      type: 'tool-output-error',
+                      toolCallId: event.toolCallId,
+                      errorText: errorText(event.output),
+                    }
+                  : { type: 'tool-output-available', toolCallId: event.toolCallId, output: event.output },
             );
             break;
           case 'step':

@@ -200,6 +200,10 @@ describe('UI message stream', () => {
       state: 'output-available',
       output: 'Report is live.',
     });
+    // The rejected call shows as denied, not as a failure.
+    expect(
+      resumed.parts.find((part) => 'toolCallId' in part && part.toolCallId === 'call_1_2'),
+    ).toMatchObject({ state: 'output-denied' });
     expect(ran).toEqual(['publish:Solar']);
     const text = resumed.parts.filter((part) => part.type === 'text').map((part) => part.text);
     expect(text.at(-1)).toMatch(

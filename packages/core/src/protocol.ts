@@ -123,6 +123,8 @@ export type RunEvent =
       toolName: string;
       output: JsonValue;
       isError: boolean;
+      /** True when the call did not run because a human rejected it. */
+      rejected?: boolean;
       checkpoint: () => Continuation;
     }
   | { type: 'suspend'; runId: string; continuation: Continuation }

@@ -11,7 +11,15 @@ export type AgentStreamEvent<Output = string> =
   | { type: 'text-delta'; delta: string }
   | { type: 'reasoning-delta'; delta: string }
   | { type: 'tool-call'; toolCall: ToolCallPart }
-  | { type: 'tool-result'; toolCallId: string; toolName: string; output: JsonValue; isError: boolean }
+  | {
+      type: 'tool-result';
+      toolCallId: string;
+      toolName: string;
+      output: JsonValue;
+      isError: boolean;
+      /** True when the call did not run because a human rejected it. */
+      rejected?: boolean;
+    }
   | { type: 'step'; step: number }
   | { type: 'result'; result: RunResult<Output> };
 
@@ -44,6 +52,7 @@ export function createStream<Output>(work: (sink: Sink) => Promise<RunResult<Out
           toolName: event.toolName,
           output: event.output,
           isError: event.isError,
+          ...(event.rejected ? { rejected: true } : {}),
         });
       } else if (event.type === 'model-call') {
         push({ type: 'step', step: event.step });

@@ -65,7 +65,7 @@ async function settleCall(
   }
   if (entry.kind === 'approval' && entry.approved) return execute(turn, call, tool, entry);
   if (!decision) return;
-  if (decision.type === 'reject') return finish(turn, call, rejectionMessage(decision.reason), true);
+  if (decision.type === 'reject') return finish(turn, call, rejectionMessage(decision.reason), true, true);
 
   if (entry.kind === 'approval' && decision.type === 'approve') {
     const args = decision.args === undefined ? entry.args : cloneJson(decision.args);
@@ -232,6 +232,7 @@ async function finish(
   call: ToolCallPart,
   output: JsonValue,
   isError: boolean,
+  rejected = false,
 ): Promise<void> {
   const { state } = turn;
   const done: DoneEntry = { toolCallId: call.toolCallId, toolName: call.toolName, output };
@@ -246,6 +247,7 @@ async function finish(
     toolName: call.toolName,
     output,
     isError,
+    ...(rejected ? { rejected } : {}),
     checkpoint: turn.checkpoint,
   });
 }
