@@ -3,7 +3,7 @@
  * never resume it twice.
  */
 
-import { ContinuationError } from './errors';
+import { ContinuationError, isContinuationError, type ModelCallError } from './errors';
 import type { ContinuableAgent, Decisions, RunOptions, RunResult } from './protocol';
 import type { ClaimOptions, ContinuationStore, SaveOptions } from './store';
 
@@ -16,7 +16,9 @@ export interface ResumeStoredOptions extends RunOptions, ClaimOptions {
 /**
  * Claim `id`, resume it with `decisions`, save the next continuation if the run suspends again,
  * and mark `id` resumed. A second call for the same `id` fails with `CLAIM_CONFLICT` and runs
- * nothing. When checking the decisions fails, the claim is given back and nothing ran.
+ * nothing. When checking the decisions fails, the claim is given back and nothing ran. When the
+ * model call fails, the {@link ModelCallError}'s continuation (the last good state) is saved
+ * under its own id before the error is rethrown, so no finished work is lost.
  *
  * @example
  * ```ts
@@ -48,6 +50,13 @@ export async function resumeStored<Output>(
     const result = await agent.resume(stored.continuation, decisions, options);
     if (result.status === 'suspended') await store.save(result.continuation, options.save);
     return result;
+  } catch (error) {
+    // A failed model call carries the last good state (decided calls already ran): keep it, so
+    // the run can be resumed once the model is back, without running those calls again.
+    if (isContinuationError(error, 'MODEL_ERROR') && (error as ModelCallError).continuation) {
+      await store.save((error as ModelCallError).continuation, options.save);
+    }
+    throw error;
   } finally {
     await store.complete(claim);
   }
