@@ -1,0 +1,72 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseContinuation } from '@agent-continuations/core';
+import { lastToolResults, type Script, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { expect, it, vi } from 'vitest';
+
+// The model of the example: check the logs and restart at once, then report what the tools said.
+const script: Script = [
+  {
+    toolCalls: [
+      { name: 'read_logs', args: { service: 'checkout' } },
+      { name: 'restart_service', args: { service: 'checkout' } },
+    ],
+  },
+  (request) =>
+    `Done: ${lastToolResults(request.messages)
+      .map((result) => result.output)
+      .join('; ')}`,
+];
+
+it('runs the README example, which the README shows verbatim', async () => {
+  const example = readFileSync(join(import.meta.dirname, 'readme/example.ts'), 'utf8');
+  expect(readFileSync(join(import.meta.dirname, '../README.md'), 'utf8')).toContain(example);
+
+  const server = await startScriptedOpenAIServer({ scripts: { 'gpt-4.1-mini': script } });
+  const env = { OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, OPENAI_API_KEY: process.env.OPENAI_API_KEY };
+  const lines: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    lines.push(args.join(' '));
+  });
+  const cwd = process.cwd();
+  const dir = mkdtempSync(join(tmpdir(), 'ac-langgraph-readme-'));
+  try {
+    process.env.OPENAI_BASE_URL = server.baseURL;
+    process.env.OPENAI_API_KEY = 'test';
+    process.chdir(dir);
+    await import('./readme/example');
+
+    // Each tool ran once: read_logs before the suspension, not again on resume; the restart once, approved.
+    expect(lines).toEqual([
+      'reading the logs of checkout',
+      'approving restart_service {"service":"checkout"}',
+      'restarting checkout',
+      'Done: checkout: OOMKilled 3 times in 10 minutes; checkout restarted',
+    ]);
+    // The file held a LangGraph continuation with its graph state, waiting on the restart alone.
+    const saved = parseContinuation(readFileSync(join(dir, 'continuation.json'), 'utf8'));
+    expect(saved.agent).toMatchObject({ name: 'ops', framework: 'langgraph' });
+    expect(saved.state).toBeDefined();
+    expect(saved.pending.map((action) => action.toolName)).toEqual(['restart_service']);
+    // Two model calls over HTTP; the second saw both tool results.
+    const chat = server.requests.filter((request) => request.path === '/v1/chat/completions');
+    expect(chat).toHaveLength(2);
+    const toolMessages = chat[1]!.body.messages.filter(
+      (message: { role: string }) => message.role === 'tool',
+    );
+    expect(toolMessages.map((message: { content: string }) => message.content)).toEqual([
+      'checkout: OOMKilled 3 times in 10 minutes',
+      'checkout restarted',
+    ]);
+  } finally {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+    log.mockRestore();
+    for (const [key, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    await server.close();
+  }
+});
