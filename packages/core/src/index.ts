@@ -111,7 +111,13 @@ export type {
   SuspendedResult,
 } from './protocol';
 export { checkResumable, type ResumingAgent } from './resumable';
-export { type ResumeStoredOptions, resumeStored } from './resume-stored';
+export {
+  type ResumeStoredOptions,
+  resumeStored,
+  type StoredDecisions,
+  type StreamingAgent,
+  streamStored,
+} from './resume-stored';
 export { type SealOptions, sealContinuation, verifySeal } from './seal';
 export {
   type Claim,

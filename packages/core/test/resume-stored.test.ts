@@ -3,7 +3,9 @@ import {
   createMemoryStore,
   defineTool,
   isContinuationError,
+  listActions,
   resumeStored,
+  streamStored,
 } from '@agent-continuations/core';
 import { reportResults, type Script, scriptedModel } from '@agent-continuations/testing';
 import { expect, it } from 'vitest';
@@ -53,4 +55,44 @@ it('keeps the last good state in the store when the model fails after decided ca
   const done = await resumeStored(store, agent, items[0]!.id);
   expect(done.status === 'completed' && done.output).toBe('done: transfer={"sent":500}');
   expect(transfers).toBe(1);
+});
+
+it('streams a stored resume under a claim, with decisions made from the stored actions', async () => {
+  let transfers = 0;
+  const agent = createContinuableAgent({
+    name: 'bank',
+    model: scriptedModel([{ toolCalls: [{ name: 'transfer', args: { amount: 500 } }] }, 'Sent it.']),
+    tools: [
+      defineTool({
+        name: 'transfer',
+        parameters: z.object({ amount: z.number() }),
+        needsApproval: true,
+        execute: async ({ amount }) => {
+          transfers++;
+          return { sent: amount };
+        },
+      }),
+    ],
+  });
+  const store = createMemoryStore();
+  const first = await agent.run('send 500');
+  if (first.status !== 'suspended') throw new Error('expected an approval');
+  await store.save(first.continuation);
+
+  const approveAll = (continuation: Parameters<typeof listActions>[0]) =>
+    Object.fromEntries(listActions(continuation).map((action) => [action.id, { type: 'approve' as const }]));
+  const run = await streamStored(store, agent, first.continuation.id, approveAll);
+  // While it streams, the claim holds: a second approver gets CLAIM_CONFLICT and runs nothing.
+  const second = await streamStored(store, agent, first.continuation.id, approveAll).catch(
+    (error: unknown) => error,
+  );
+  expect(isContinuationError(second, 'CLAIM_CONFLICT')).toBe(true);
+
+  const text: string[] = [];
+  for await (const event of run) if (event.type === 'text-delta') text.push(event.delta);
+  const result = await run.result;
+  expect(result.status === 'completed' && result.output).toBe('Sent it.');
+  expect(text.join('')).toBe('Sent it.');
+  expect(transfers).toBe(1);
+  expect((await store.load(first.continuation.id))!.status).toBe('completed');
 });
