@@ -134,7 +134,7 @@ export {
   type StoredSummary,
   summarize,
 } from './store';
-export { claimLost, claimRefused, listCursor, listLimit } from './store-kit';
+export { claimLost, claimRefused, leaseLost, listCursor, listLimit, runRefused } from './store-kit';
 export type { AgentStream, AgentStreamEvent } from './stream';
 export {
   type AgentToolOptions,

@@ -2,6 +2,8 @@
  * What every store implementation checks and reports the same way: list limits and cursors, and
  * why a claim was refused. For authors of stores; users of stores never call these.
  */
+
+import type { RunLease } from './checkpoint';
 import { ContinuationError } from './errors';
 import type { Claim } from './store';
 
@@ -82,4 +84,32 @@ export function claimRefused(
  */
 export function claimLost(claim: Claim): ContinuationError {
   return new ContinuationError('CLAIM_CONFLICT', `The claim on "${claim.id}" is no longer held.`);
+}
+
+/**
+ * The error for a run of a checkpoint log that cannot be taken (it is not in the state the
+ * operation needs), for checkpoint-log implementations.
+ *
+ * @example
+ * ```ts
+ * if (changes === 0) throw runRefused(runId, 'it is not a running run with an expired lease');
+ * ```
+ */
+export function runRefused(runId: string, why: string): ContinuationError {
+  return new ContinuationError('CLAIM_CONFLICT', `Run "${runId}" cannot be taken: ${why}.`);
+}
+
+/**
+ * The error for writing to a checkpoint log under a lease that is no longer held.
+ *
+ * @example
+ * ```ts
+ * if (changes === 0) throw leaseLost(lease);
+ * ```
+ */
+export function leaseLost(lease: RunLease): ContinuationError {
+  return new ContinuationError(
+    'CLAIM_CONFLICT',
+    `The lease of ${lease.owner} on run "${lease.runId}" is no longer held.`,
+  );
 }

@@ -8,8 +8,10 @@ import {
   type CheckpointEntry,
   type CheckpointLog,
   ContinuationError,
+  leaseLost,
   type RunLease,
   type RunRecord,
+  runRefused,
 } from '@agent-continuations/core';
 import pg from 'pg';
 
@@ -128,8 +130,8 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
           )
         ).rows[0]!;
         if (inserted.rowCount === 0 && start.input)
-          throw conflict(start.runId, 'a run with this id was already started');
-        if (row.status === 'running') throw conflict(start.runId, 'it is running, or awaits recovery');
+          throw runRefused(start.runId, 'a run with this id was already started');
+        if (row.status === 'running') throw runRefused(start.runId, 'it is running, or awaits recovery');
         await client.query(`INSERT INTO ${entries} (run_id, seq, type, body) VALUES ($1, $2, 'start', $3)`, [
           start.runId,
           row.next_seq,
@@ -171,7 +173,7 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
          INSERT INTO ${entries} (run_id, seq, type, body) SELECT $1, seq, $6, $7 FROM run`,
         [lease.runId, lease.token, status, ends, suspensionId, entry.type, JSON.stringify(entry)],
       );
-      if (result.rowCount === 0) throw lost(lease);
+      if (result.rowCount === 0) throw leaseLost(lease);
     },
     async renew(lease) {
       const result = await query(
@@ -179,7 +181,7 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
          WHERE run_id = $1 AND token = $2 AND status = 'running'`,
         [lease.runId, lease.token],
       );
-      if (result.rowCount === 0) throw lost(lease);
+      if (result.rowCount === 0) throw leaseLost(lease);
     },
     async read(runId) {
       const result = await query<{ body: string }>(
@@ -210,7 +212,7 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
         [runId, lease.owner, token, lease.leaseMs],
       );
       const row = result.rows[0];
-      if (!row) throw conflict(runId, 'it is not a running run with an expired lease');
+      if (!row) throw runRefused(runId, 'it is not a running run with an expired lease');
       return {
         runId,
         owner: lease.owner,
@@ -242,15 +244,4 @@ function toRecord(row: RunRow): RunRecord {
   if (row.owner) record.owner = row.owner;
   if (row.lease_until && row.status === 'running') record.leaseUntil = row.lease_until.toISOString();
   return record;
-}
-
-function conflict(runId: string, why: string): ContinuationError {
-  return new ContinuationError('CLAIM_CONFLICT', `Run "${runId}" cannot be taken: ${why}.`);
-}
-
-function lost(lease: RunLease): ContinuationError {
-  return new ContinuationError(
-    'CLAIM_CONFLICT',
-    `The lease of ${lease.owner} on run "${lease.runId}" is no longer held.`,
-  );
 }

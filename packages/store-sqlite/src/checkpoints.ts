@@ -11,8 +11,10 @@ import {
   type CheckpointStep,
   ContinuationError,
   type LeaseOptions,
+  leaseLost,
   type RunLease,
   type RunRecord,
+  runRefused,
 } from '@agent-continuations/core';
 import Database from 'better-sqlite3';
 
@@ -121,8 +123,8 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
 
   const begin = db.transaction((start: CheckpointStart, lease: LeaseOptions, token: string, now: number) => {
     const row = selectRun.get(start.runId);
-    if (row && start.input) throw conflict(start.runId, 'a run with this id was already started');
-    if (row?.status === 'running') throw conflict(start.runId, 'it is running, or awaits recovery');
+    if (row && start.input) throw runRefused(start.runId, 'a run with this id was already started');
+    if (row?.status === 'running') throw runRefused(start.runId, 'it is running, or awaits recovery');
     const params = {
       runId: start.runId,
       agentName: start.agentName,
@@ -146,7 +148,7 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
 
   const append = db.transaction((lease: RunLease, entry: CheckpointStep | CheckpointEnd, now: number) => {
     const row = selectRun.get(lease.runId);
-    if (!row || row.token !== lease.token || row.status !== 'running') throw lost(lease);
+    if (!row || row.token !== lease.token || row.status !== 'running') throw leaseLost(lease);
     insertEntry.run(lease.runId, row.next_seq, entry.type, JSON.stringify(entry));
     const ends = entry.type !== 'step';
     const status = entry.type === 'end' ? entry.status : entry.type === 'suspend' ? 'suspended' : 'running';
@@ -175,7 +177,7 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
       append.immediate(lease, entry, Date.now());
     },
     async renew(lease) {
-      if (renew.run(Date.now(), lease.runId, lease.token).changes === 0) throw lost(lease);
+      if (renew.run(Date.now(), lease.runId, lease.token).changes === 0) throw leaseLost(lease);
     },
     async read(runId) {
       return readEntries.all(runId).map((row) => JSON.parse(row.body) as CheckpointEntry);
@@ -199,7 +201,7 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
         now,
       };
       if (takeOver.run(params).changes === 0)
-        throw conflict(runId, 'it is not a running run with an expired lease');
+        throw runRefused(runId, 'it is not a running run with an expired lease');
       return { runId, owner: lease.owner, token, leaseUntil: new Date(now + lease.leaseMs).toISOString() };
     },
     async size(runId) {
@@ -219,15 +221,4 @@ function toRecord(row: RunRow): RunRecord {
   if (row.lease_until !== null && row.status === 'running')
     record.leaseUntil = new Date(row.lease_until).toISOString();
   return record;
-}
-
-function conflict(runId: string, why: string): ContinuationError {
-  return new ContinuationError('CLAIM_CONFLICT', `Run "${runId}" cannot be taken: ${why}.`);
-}
-
-function lost(lease: RunLease): ContinuationError {
-  return new ContinuationError(
-    'CLAIM_CONFLICT',
-    `The lease of ${lease.owner} on run "${lease.runId}" is no longer held.`,
-  );
 }
