@@ -11,15 +11,9 @@ import { reportResults, type Script, scriptedModel } from '@agent-continuations/
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 
-it('keeps the last good state in the store when the model fails after decided calls ran', async () => {
-  let modelUp = true;
-  let transfers = 0;
-  const script: Script = (request) => {
-    const turn = request.messages.filter((m) => m.role === 'assistant').length;
-    if (turn === 0) return { toolCalls: [{ name: 'transfer', args: { amount: 500 } }] };
-    if (!modelUp) throw new Error('HTTP 503');
-    return reportResults(request);
-  };
+/** A bank agent whose `transfer` needs approval, suspended and saved in a fresh store. */
+async function suspendedTransfer(script: Script) {
+  const counts = { transfers: 0 };
   const agent = createContinuableAgent({
     name: 'bank',
     model: scriptedModel(script),
@@ -29,7 +23,7 @@ it('keeps the last good state in the store when the model fails after decided ca
         parameters: z.object({ amount: z.number() }),
         needsApproval: true,
         execute: async ({ amount }) => {
-          transfers++;
+          counts.transfers++;
           return { sent: amount };
         },
       }),
@@ -39,13 +33,25 @@ it('keeps the last good state in the store when the model fails after decided ca
   const first = await agent.run('send 500');
   if (first.status !== 'suspended') throw new Error('expected an approval');
   await store.save(first.continuation);
+  return { agent, store, first, counts };
+}
+
+it('keeps the last good state in the store when the model fails after decided calls ran', async () => {
+  let modelUp = true;
+  const script: Script = (request) => {
+    const turn = request.messages.filter((m) => m.role === 'assistant').length;
+    if (turn === 0) return { toolCalls: [{ name: 'transfer', args: { amount: 500 } }] };
+    if (!modelUp) throw new Error('HTTP 503');
+    return reportResults(request);
+  };
+  const { agent, store, first, counts } = await suspendedTransfer(script);
 
   modelUp = false;
   const error = await resumeStored(store, agent, first.continuation.id, {
     [first.actions[0]!.id]: { type: 'approve' },
   }).catch((caught: unknown) => caught);
   expect(isContinuationError(error, 'MODEL_ERROR')).toBe(true);
-  expect(transfers).toBe(1);
+  expect(counts.transfers).toBe(1);
 
   // The approved continuation is spent; the state after the transfer waits in its place.
   expect((await store.load(first.continuation.id))!.status).toBe('completed');
@@ -54,30 +60,14 @@ it('keeps the last good state in the store when the model fails after decided ca
   modelUp = true;
   const done = await resumeStored(store, agent, items[0]!.id);
   expect(done.status === 'completed' && done.output).toBe('done: transfer={"sent":500}');
-  expect(transfers).toBe(1);
+  expect(counts.transfers).toBe(1);
 });
 
 it('streams a stored resume under a claim, with decisions made from the stored actions', async () => {
-  let transfers = 0;
-  const agent = createContinuableAgent({
-    name: 'bank',
-    model: scriptedModel([{ toolCalls: [{ name: 'transfer', args: { amount: 500 } }] }, 'Sent it.']),
-    tools: [
-      defineTool({
-        name: 'transfer',
-        parameters: z.object({ amount: z.number() }),
-        needsApproval: true,
-        execute: async ({ amount }) => {
-          transfers++;
-          return { sent: amount };
-        },
-      }),
-    ],
-  });
-  const store = createMemoryStore();
-  const first = await agent.run('send 500');
-  if (first.status !== 'suspended') throw new Error('expected an approval');
-  await store.save(first.continuation);
+  const { agent, store, first, counts } = await suspendedTransfer([
+    { toolCalls: [{ name: 'transfer', args: { amount: 500 } }] },
+    'Sent it.',
+  ]);
 
   const approveAll = (continuation: Parameters<typeof listActions>[0]) =>
     Object.fromEntries(listActions(continuation).map((action) => [action.id, { type: 'approve' as const }]));
@@ -93,6 +83,6 @@ it('streams a stored resume under a claim, with decisions made from the stored a
   const result = await run.result;
   expect(result.status === 'completed' && result.output).toBe('Sent it.');
   expect(text.join('')).toBe('Sent it.');
-  expect(transfers).toBe(1);
+  expect(counts.transfers).toBe(1);
   expect((await store.load(first.continuation.id))!.status).toBe('completed');
 });
