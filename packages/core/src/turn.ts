@@ -114,7 +114,7 @@ async function startCall(turn: TurnContext, call: ToolCallPart): Promise<void> {
     turn.state.pending.set(call.toolCallId, { kind: 'approval', ...base });
     return;
   }
-  return execute(turn, call, tool, { kind: 'approval', ...base, approved: false });
+  return execute(turn, call, tool, { kind: 'approval', ...base, approved: false }, undefined, checked);
 }
 
 export async function validateArgs(tool: ToolDefinition, args: unknown) {
@@ -125,6 +125,7 @@ export async function validateArgs(tool: ToolDefinition, args: unknown) {
 /**
  * Run a tool (or, for a human tool, ask the human). `journal` replays earlier answers and child
  * outputs; `resumeChild` resumes the sub-agent that suspended at that point of the journal.
+ * `validated` holds the arguments when the caller has just validated them.
  */
 async function execute(
   turn: TurnContext,
@@ -132,6 +133,7 @@ async function execute(
   tool: ToolDefinition,
   entry: PendingEntry,
   resumeChild?: { index: number; continuation: import('./format').Continuation; decisions: Decisions },
+  validated?: { ok: true; value: unknown },
 ): Promise<void> {
   const { state } = turn;
   const approved = entry.approved === true;
@@ -145,7 +147,7 @@ async function execute(
     });
     return;
   }
-  const checked = await validateArgs(tool, entry.args);
+  const checked = validated ?? (await validateArgs(tool, entry.args));
   if (!checked.ok)
     return finish(turn, call, `Invalid arguments for tool "${tool.name}": ${checked.message}`, true);
 
