@@ -9,6 +9,7 @@ import {
   listActions,
   splitActionId,
 } from '@agent-continuations/core';
+import type { Children } from './children';
 
 /**
  * Decisions LangGraph answers itself (their action id has an interrupt in `refs`), and for each
@@ -26,7 +27,7 @@ export function splitDecisions(
     if (rest === undefined || id in refs) direct.set(id, decision);
     else nested.set(head, { ...nested.get(head), [rest]: decision });
   }
-  const children: Record<string, unknown> = {};
+  const children: Children = {};
   for (const entry of continuation.pending) {
     if (entry.kind !== 'agent') continue;
     const group = nested.get(entry.toolCallId);

@@ -28,9 +28,10 @@ import {
   toPredicates,
 } from '@agent-continuations/core';
 import { Command, DeltaChannel, type MemorySaver } from '@langchain/langgraph';
+import type { Children } from './children';
 import { actionsById, splitDecisions } from './decision-routing';
 import { type GraphState, importState } from './graph-state';
-import { resumeValues } from './interrupts';
+import { type OwnResume, ownResume, resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
 import { PrivateSaver } from './private-saver';
 import { type GraphHandle, type RunContext, runSegment, type SegmentInput } from './run-graph';
@@ -215,7 +216,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     continuation: Continuation,
     context: RunContext,
     decided: Map<string, Decision>,
-    children: Record<string, unknown>,
+    children: Children,
     fromPredicate: boolean,
     runOptions: RunOptions,
   ): Promise<RunResult<string>> {
@@ -237,18 +238,27 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       );
       input = null;
     }
-    // Decisions for sub-agents made by agentTool reach them through `children`; the rest are
-    // answered when the graph asks again.
+    // Decisions for sub-agents made by agentTool reach them through `children`, and this
+    // adapter's own approval and input wrappers take theirs from `answers` (each once, so a task
+    // that LangGraph re-runs does not apply it twice); the rest are answered when the graph asks.
     const unanswered = new Map(decided);
+    const answers = new Map<string, OwnResume>();
+    for (const entry of continuation.pending) {
+      const decision = decided.get(entry.toolCallId);
+      if (decision && entry.kind !== 'agent') answers.set(entry.toolCallId, ownResume(decision));
+    }
+    const given = [...answers.keys()];
     let result = await runSegment(
       runner,
       handle,
       context,
-      segment(saver, input, { children, skipFirstCheck: fromPredicate }),
+      segment(saver, input, { children, answers, skipFirstCheck: fromPredicate }),
       runOptions,
     );
     // Each round answers the actions the graph asked for again; it ends when none is decided.
     while (result.status === 'suspended') {
+      // A decision a wrapper took is spent: a later question of the same call is a new one.
+      for (const id of given) if (!answers.has(id)) unanswered.delete(id);
       const state = result.continuation.state as unknown as GraphState;
       const entries = actionsById(result.continuation);
       const now = new Map([...unanswered].filter(([id]) => entries.has(id) && id in state.interrupts));
@@ -265,7 +275,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
         runner,
         handle,
         next,
-        segment(saver, new Command({ resume: values }), { children }),
+        segment(saver, new Command({ resume: values }), { children, answers }),
         runOptions,
       );
     }
@@ -292,8 +302,8 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     run,
     resume,
     // A parent checks a child's decisions through this before anything runs.
-    checkDecisions: async (continuation, decisions) => {
-      await resumable(continuation, {});
+    checkDecisions: async (continuation, decisions, checkOptions: { allowChangedAgent?: boolean } = {}) => {
+      await resumable(continuation, checkOptions);
       await checkDecisions(continuation, decisions, tools);
     },
     fingerprint: getFingerprint,

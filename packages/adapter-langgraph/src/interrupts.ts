@@ -231,7 +231,8 @@ export type OwnResume =
   | { type: 'reject'; reason?: string }
   | { type: 'input'; value: JsonValue };
 
-function ownResume(decision: Decision): OwnResume {
+/** The answer this adapter's wrappers get for a decision. */
+export function ownResume(decision: Decision): OwnResume {
   if (decision.type === 'approve')
     return decision.args === undefined ? { type: 'approve' } : { type: 'approve', args: decision.args };
   if (decision.type === 'reject')

@@ -7,6 +7,12 @@
 export const DONE_KEY = '__ac_done';
 /** Tool-call id -> the suspended child continuation (and decisions for it) of an `agentTool` call. */
 export const CHILDREN_KEY = '__ac_children';
+/**
+ * Tool-call id -> the answer to this adapter's own approval or input wrapper, for a continuation
+ * rebuilt from neutral messages (the graph never asked, so there is no interrupt to resume);
+ * each answer is taken once.
+ */
+export const ANSWERS_KEY = '__ac_answers';
 /** Tool-call id -> result, filled while the graph runs, read when it suspends. */
 export const CAPTURE_KEY = '__ac_capture';
 /** The run id, so nested agents derive theirs from it. */

@@ -23,10 +23,11 @@ import {
 } from '@agent-continuations/core';
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { isGraphDrained, isUnknownInterruptError, type MemorySaver } from '@langchain/langgraph';
+import type { Children } from './children';
 import { continuationOf } from './continuation-of';
 import { exportState } from './graph-state';
-import { type LevelReader, mapInterrupts, type SnapshotLike, toJson } from './interrupts';
-import { CAPTURE_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
+import { type LevelReader, mapInterrupts, type OwnResume, type SnapshotLike, toJson } from './interrupts';
+import { ANSWERS_KEY, CAPTURE_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
 import { fromLangChainMessages, neutralMessages, toolResultPart } from './messages';
 import { ModelCallCounter, PredicateControl } from './step-control';
 import { stepObserver } from './step-events';
@@ -66,7 +67,9 @@ export interface SegmentInput {
   threadId: string;
   /** The graph input: new messages, a `Command`, or null to go on from the saved checkpoint. */
   input: unknown;
-  children: Record<string, unknown>;
+  children: Children;
+  /** Answers for this adapter's own wrappers that the graph has not asked yet, by tool-call id. */
+  answers?: Map<string, OwnResume>;
   predicates: readonly SuspendPredicate[];
   /** Resuming from a predicate suspension: do not fire again at the first boundary. */
   skipFirstCheck: boolean;
@@ -111,6 +114,7 @@ export async function runSegment(
     __pregel_strict_resume: true,
     [DONE_KEY]: done,
     [CHILDREN_KEY]: segment.children,
+    ...(segment.answers ? { [ANSWERS_KEY]: segment.answers } : {}),
     [CAPTURE_KEY]: capture,
     [RUN_ID_KEY]: context.runId,
   };
@@ -167,7 +171,15 @@ export async function runSegment(
 
   if (mapped.pending.length === 0 && snapshot.next.length === 0) {
     const output = textOf(messages.at(-1));
-    const result = { status: 'completed' as const, output, messages, runId: context.runId, usage, step };
+    const result = {
+      status: 'completed' as const,
+      output,
+      messages,
+      runId: context.runId,
+      usage,
+      step,
+      decisions: context.audit,
+    };
     await options.onEvent?.({ type: 'complete', runId: context.runId, output, messages, usage });
     return result;
   }

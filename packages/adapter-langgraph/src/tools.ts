@@ -4,9 +4,7 @@
  */
 import {
   type ContinuableAgent,
-  type Continuation,
   ContinuationError,
-  type Decisions,
   type JsonValue,
   rejectionMessage,
   textOf,
@@ -16,8 +14,9 @@ import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { type StructuredToolInterface, type ToolRunnableConfig, tool } from '@langchain/core/tools';
 import { interrupt } from '@langchain/langgraph';
 import { z } from 'zod';
+import { type Children, recordChild, takeChild } from './children';
 import { type OwnPayload, type OwnResume, toJson } from './interrupts';
-import { CHILDREN_KEY, MARK, RUN_ID_KEY } from './keys';
+import { ANSWERS_KEY, CHILDREN_KEY, MARK, RUN_ID_KEY } from './keys';
 
 /** Which calls need approval: all, the tools named, or a function of the call. */
 export type ApprovalPolicy =
@@ -58,7 +57,7 @@ export function requireApproval<T extends StructuredToolInterface>(
         const call = callOf(config, original.name, args);
         if (!(await selects(original.name, call.args))) return original.invoke(args as never, config);
         const payload: OwnPayload = { [MARK]: 'approval', ...call };
-        const answer = interrupt<OwnPayload, OwnResume>(payload);
+        const answer = takeAnswer(config, call.toolCallId) ?? interrupt<OwnPayload, OwnResume>(payload);
         if (answer.type === 'reject') {
           return new ToolMessage({
             content: rejectionText(answer.reason),
@@ -97,11 +96,13 @@ export function requestInput<T extends JsonValue = JsonValue>(
   config: ToolRunnableConfig,
 ): T {
   const call = callOf(config, 'unknown', {});
-  const answer = interrupt<OwnPayload, OwnResume | JsonValue>({
-    [MARK]: 'input',
-    ...call,
-    request: toJson(request),
-  });
+  const answer =
+    takeAnswer(config, call.toolCallId) ??
+    interrupt<OwnPayload, OwnResume | JsonValue>({
+      [MARK]: 'input',
+      ...call,
+      request: toJson(request),
+    });
   if (isOwnResume(answer)) {
     if (answer.type === 'reject') throw new Error(rejectionText(answer.reason));
     if (answer.type === 'input') return answer.value as T;
@@ -181,11 +182,9 @@ export function agentTool<Input, Output>(
     async (args: unknown, config: ToolRunnableConfig) => {
       const call = callOf(config, name, args);
       const configurable = (config.configurable ?? {}) as Record<string, unknown>;
-      const children = (configurable[CHILDREN_KEY] ?? {}) as Record<
-        string,
-        { continuation: Continuation; decisions?: Decisions }
-      >;
-      const saved = children[call.toolCallId];
+      const children = (configurable[CHILDREN_KEY] ?? {}) as Children;
+      // Each decision for the child is applied once, however often LangGraph re-runs this task.
+      const saved = takeChild(children, call.toolCallId);
       if (saved && !saved.decisions) {
         // Nothing was decided for the child: wait again without running it.
         interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: saved.continuation });
@@ -199,6 +198,7 @@ export function agentTool<Input, Output>(
           : agent.run(toInput(args as { input: Input }), { ...signal, runId }),
       );
       if (result.status === 'suspended') {
+        if (saved) recordChild(children, call.toolCallId, result.continuation);
         interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: result.continuation });
       }
       if (result.status === 'rejected') {
@@ -244,6 +244,14 @@ function callOf(
     );
   }
   return { toolCallId: call.id, toolName: call.name ?? toolName, args: toJson(call.args ?? args) };
+}
+
+/** A decision given before the graph asked (a continuation from another adapter), taken once. */
+function takeAnswer(config: ToolRunnableConfig, toolCallId: string): OwnResume | undefined {
+  const answers = config.configurable?.[ANSWERS_KEY] as Map<string, OwnResume> | undefined;
+  const answer = answers?.get(toolCallId);
+  if (answer) answers!.delete(toolCallId);
+  return answer;
 }
 
 function isOwnResume(value: unknown): value is OwnResume {
