@@ -12,6 +12,7 @@ import {
   emptyUsage,
   type JsonObject,
   listActions,
+  ModelCallError,
   type RunOptions,
   type RunResult,
   type SuspendPredicate,
@@ -125,6 +126,7 @@ export async function runSegment(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(segment.recursionLimit ? { recursionLimit: segment.recursionLimit } : {}),
   };
+  let failure: { error: unknown } | undefined;
   try {
     await outsideGraph(async () => {
       if (!options.onEvent || !graph.stream) return void (await graph.invoke(segment.input, config));
@@ -144,7 +146,9 @@ export async function runSegment(
         },
       );
     }
-    if (!isGraphDrained(error)) throw error;
+    // A failed model call keeps the run: the checkpoint before it is the last good state.
+    if (counter.isModelError(error)) failure = { error };
+    else if (!isGraphDrained(error)) throw error;
   }
   for (const calls of capture.interrupted.values()) {
     if (calls.length < 2) continue;
@@ -159,6 +163,24 @@ export async function runSegment(
   const step = context.step + counter.calls;
   const usage = addUsage(context.usage, counter.usage);
   const messages = neutralMessages(snapshot.values, segment.messagesKey);
+  if (failure) {
+    const continuation = continuationOf(context, {
+      messages,
+      pending: [],
+      done: [],
+      step,
+      usage,
+      suspendedBy: { type: 'checkpoint' },
+      state: exportState(
+        segment.saver,
+        segment.threadId,
+        segment.nodeNames,
+        {},
+        segment.keepHistory,
+      ) as never,
+    });
+    throw new ModelCallError(continuation, failure.error);
+  }
   const root = await segment.saver.getTuple({
     configurable: { ...stateConfig.configurable, checkpoint_ns: '' },
   });

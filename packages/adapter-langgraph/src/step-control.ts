@@ -48,6 +48,22 @@ export class ModelCallCounter extends BaseCallbackHandler {
     });
   }
 
+  /** Errors the model calls of this segment failed with: an error that ends the run is one of them, or not. */
+  readonly modelErrors = new Set<unknown>();
+
+  override async handleLLMError(error: unknown): Promise<void> {
+    this.modelErrors.add(error);
+  }
+
+  /** True when `error` (or an error it wraps) is one a model call failed with. */
+  isModelError(error: unknown): boolean {
+    for (let at = error, depth = 0; at !== undefined && at !== null && depth < 8; depth++) {
+      if (this.modelErrors.has(at)) return true;
+      at = (at as { cause?: unknown }).cause;
+    }
+    return false;
+  }
+
   /** Called once the last turn's tool calls all have results: the next boundary precedes a model call. */
   onSettled?: () => Promise<void>;
 
