@@ -38,6 +38,7 @@ export async function checkDecisions(
   continuation: Continuation,
   decisions: Decisions,
   tools: ReadonlyMap<string, ToolDefinition>,
+  options: { allowChangedAgent?: boolean } = {},
 ): Promise<void> {
   if (typeof decisions !== 'object' || decisions === null || Array.isArray(decisions)) {
     throw new ContinuationError('INVALID_DECISION', 'Decisions must be an object keyed by action id.');
@@ -106,7 +107,7 @@ export async function checkDecisions(
     const entry = continuation.pending.find((pending) => pending.toolCallId === head);
     if (entry?.kind !== 'agent') continue;
     const agent = tools.get(entry.toolName)?.agent;
-    await agent?.checkDecisions?.(entry.child, group);
+    await agent?.checkDecisions?.(entry.child, group, options);
   }
 }
 

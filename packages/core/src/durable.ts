@@ -121,6 +121,7 @@ export async function recoverRun(
       runId,
       usage: state.usage,
       step: state.step,
+      decisions: state.decisions,
     };
   }
   if (next.kind === 'run') {

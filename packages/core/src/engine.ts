@@ -2,22 +2,29 @@
  * The agent loop of DESIGN section 4, written once over a model port and engine tools. Adapters
  * build on {@link createContinuableAgent}; users of the core alone can too.
  */
-import { listActions, splitActionId } from './actions';
+import { actionId, listActions, splitActionId } from './actions';
 import { parseContinuation } from './codec';
 import { auditEntries, checkDecisions } from './decisions';
 import { ContinuationError, ModelCallError } from './errors';
 import { fingerprintAgent } from './fingerprint';
+import type { PendingEntry, SuspendReason } from './format';
 import { type AgentRef, addUsage, type Continuation, emptyUsage } from './format';
 import { inputMessages, type Message, textOf, toolCallsOf } from './messages';
 import type { ModelPort, ModelRequest, ModelResponse, ToolSpec } from './model';
-import { type SuspendWhen, toPredicates } from './predicates';
+import { type PredicateContext, type SuspendWhen, toPredicates } from './predicates';
 import type { Decisions, RunEvent, RunOptions, RunResult } from './protocol';
 import { checkResumable } from './resumable';
 import { newId, type RunState, snapshot, stateFromContinuation } from './run-state';
-import type { AgentStream } from './stream';
+import type { AgentStream, AgentStreamEvent } from './stream';
 import { createStream } from './stream';
 import type { ToolDefinition } from './tools';
-import { type CallDecisions, settleTurn } from './turn';
+import { type CallDecisions, STREAMS_RUNS, settleTurn } from './turn';
+
+/**
+ * Model calls a run makes in one go (a `run`, or one `resume`) before it suspends with the
+ * predicate `maxSteps`; `resume(continuation, {})` lets it go on for as many again.
+ */
+export const DEFAULT_MAX_STEPS = 100;
 
 /** Configuration of {@link createContinuableAgent}. */
 export interface ContinuableAgentConfig {
@@ -33,8 +40,17 @@ export interface ContinuableAgentConfig {
   suspendWhen?: SuspendWhen | readonly SuspendWhen[];
   /** On a rejected call: tell the model and go on (default), or end the run as rejected. */
   onReject?: 'continue' | 'end';
-  /** A tool that throws: its message goes to the model as an error result (default), or the run throws. */
+  /**
+   * A tool that throws: its message goes to the model as an error result (default), or the run
+   * throws a `ToolCallError` holding the last good continuation.
+   */
   toolErrors?: 'model' | 'throw';
+  /**
+   * The most model calls one `run` or `resume` makes; then the run suspends (predicate
+   * `maxSteps`), and `resume(continuation, {})` grants as many again. {@link DEFAULT_MAX_STEPS}
+   * by default; `Infinity` for no limit.
+   */
+  maxSteps?: number;
 }
 
 /** What a streamed run accepts: a new input, or a continuation with decisions. */
@@ -52,11 +68,17 @@ export interface EngineAgent {
     decisions?: Decisions,
     options?: RunOptions,
   ): Promise<RunResult<string>>;
-  checkDecisions(continuation: Continuation, decisions: Decisions): Promise<void>;
+  checkDecisions(
+    continuation: Continuation,
+    decisions: Decisions,
+    options?: Pick<RunOptions, 'allowChangedAgent'>,
+  ): Promise<void>;
   /** Run or resume while yielding text deltas and tool events; the last event carries the result. */
   stream(input: StreamInput, options?: RunOptions): AgentStream<string>;
   /** The fingerprint continuations of this agent carry. */
   fingerprint(): Promise<string>;
+  /** Marks an agent whose `stream` a streaming parent uses for its sub-agent runs. */
+  readonly [STREAMS_RUNS]: true;
 }
 
 /**
@@ -86,7 +108,21 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     ...(tool.description === undefined ? {} : { description: tool.description }),
     inputSchema: tool.inputSchema,
   }));
-  const predicates = toPredicates(config.suspendWhen);
+  const maxSteps = config.maxSteps ?? DEFAULT_MAX_STEPS;
+  if (!(maxSteps >= 1)) {
+    throw new ContinuationError('INVALID_OPERATION', `maxSteps must be at least 1, not ${maxSteps}.`);
+  }
+  const predicates = [
+    ...toPredicates(config.suspendWhen),
+    ...(Number.isFinite(maxSteps)
+      ? [
+          {
+            name: 'maxSteps',
+            check: ({ step, segment }: PredicateContext) => step - segment.step >= maxSteps,
+          },
+        ]
+      : []),
+  ];
   let fingerprint: Promise<string> | undefined;
   const getFingerprint = () => {
     fingerprint ??= fingerprintAgent({ instructions: config.instructions, tools: specs });
@@ -119,13 +155,40 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     return drive(state, new Map(), false, options, sink);
   }
 
-  /** Refuse, before anything runs, a continuation this agent cannot resume. */
-  async function resumable(continuation: Continuation, options: RunOptions): Promise<void> {
+  /**
+   * Refuse, before anything runs, a continuation this agent cannot resume, at every depth: a
+   * sub-agent that changed or cannot settle what it waits for fails here, not half-way through.
+   * Sub-agents that decisions reach are checked with those decisions, by `checkDecisions`.
+   */
+  async function resumable(
+    continuation: Continuation,
+    decisions: Decisions,
+    options: Pick<RunOptions, 'allowChangedAgent'>,
+  ): Promise<void> {
     checkResumable(
       continuation,
-      { agent: await agentRef(), canSettle: (entry) => tools.has(entry.toolName) },
+      { agent: await agentRef(), canSettle: (entry) => canSettle(entry) },
       options,
     );
+    const decided = new Set(Object.keys(decisions).map((id) => splitActionId(id).head));
+    for (const entry of continuation.pending) {
+      if (entry.kind !== 'agent' || decided.has(entry.toolCallId)) continue;
+      await tools.get(entry.toolName)!.agent!.checkDecisions?.(entry.child, {}, options);
+    }
+  }
+
+  /** A pending entry needs a tool of its name, and an `agent` entry a tool that runs a sub-agent. */
+  function canSettle(entry: PendingEntry): boolean {
+    const tool = tools.get(entry.toolName);
+    if (!tool) return false;
+    if (entry.kind === 'agent' && !tool.agent) {
+      throw new ContinuationError(
+        'INVALID_CONTINUATION',
+        `The continuation holds a sub-agent's state for "${entry.toolName}" (call ${entry.toolCallId}), which is not an agent tool.`,
+        { path: `$.pending[?(@.toolCallId==${JSON.stringify(entry.toolCallId)})]` },
+      );
+    }
+    return true;
   }
 
   async function resume(
@@ -135,8 +198,8 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     sink?: StreamSink,
   ): Promise<RunResult<string>> {
     const continuation = parseContinuation(input);
-    await resumable(continuation, options);
-    await checkDecisions(continuation, decisions, tools);
+    await resumable(continuation, decisions, options);
+    await checkDecisions(continuation, decisions, tools, options);
 
     const state = stateFromContinuation(continuation, await agentRef());
     state.audit.push(...auditEntries(continuation, decisions));
@@ -181,7 +244,11 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       sink?.event(event);
       await options.onEvent?.(event);
     };
-    const checkpoint = () => snapshot(state, { type: 'checkpoint' });
+    const observe = async (event: RunEvent) => {
+      await options.onEvent?.(event);
+    };
+    const checkpoint = (override?: PendingEntry) =>
+      snapshot(state, { type: 'checkpoint' }, override ? { override } : {});
     let turnDecisions = decisions;
     for (;;) {
       const calls = toolCallsOf(state.messages[state.messages.length - 1]);
@@ -191,18 +258,17 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
             state,
             tools,
             toolErrors: config.toolErrors ?? 'model',
-            signal: options.signal,
+            options,
             emit,
+            observe,
             checkpoint,
+            ...(sink ? { forward: (event: AgentStreamEvent<unknown>) => sink.forward(event) } : {}),
           },
           calls,
           turnDecisions,
         );
         turnDecisions = new Map();
-        if (state.pending.size > 0) {
-          const kinds = [...new Set([...state.pending.values()].map((entry) => entry.kind))];
-          return suspend(state, snapshot(state, { type: 'actions', kinds }), emit);
-        }
+        if (state.pending.size > 0) return suspend(state, snapshot(state, suspendReason(state)), emit);
         state.messages.push({
           role: 'tool',
           content: calls.map((call) => {
@@ -279,6 +345,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
           runId: state.runId,
           usage: state.usage,
           step: state.step,
+          decisions: state.audit,
         };
       }
     }
@@ -302,11 +369,12 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     resume: (continuation, decisions, options = {}) => resume(continuation, decisions, options),
     // A parent checks a child's decisions through this before anything runs: a child that cannot
     // resume (changed, renamed) must fail there, not later inside the parent's tool call.
-    checkDecisions: async (continuation, decisions) => {
-      await resumable(continuation, {});
-      await checkDecisions(continuation, decisions, tools);
+    checkDecisions: async (continuation, decisions, options = {}) => {
+      await resumable(continuation, decisions, options);
+      await checkDecisions(continuation, decisions, tools, options);
     },
     fingerprint: getFingerprint,
+    [STREAMS_RUNS]: true,
     stream: (input, options = {}) =>
       createStream<string>((sink) =>
         typeof input === 'string' || Array.isArray(input)
@@ -320,4 +388,26 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
 export interface StreamSink {
   event(event: RunEvent): void;
   model(events: AsyncIterable<import('./model').ModelStreamEvent>): Promise<ModelResponse>;
+  forward(event: AgentStreamEvent<unknown>): void;
+}
+
+/**
+ * Why a turn with pending calls stops: the kinds it waits for; or, when it waits only for
+ * sub-agents that stopped by a predicate, those predicates, each named with the path of the
+ * sub-agent (`call_1/everyTurns(1)`), so workers resume it as they resume the root's own.
+ */
+function suspendReason(state: RunState): SuspendReason {
+  const entries = [...state.pending.values()];
+  const stopped = entries.flatMap((entry) =>
+    entry.kind === 'agent' && entry.child.suspendedBy.type === 'predicate'
+      ? [{ at: actionId([entry.toolCallId]), names: entry.child.suspendedBy.predicates }]
+      : [],
+  );
+  if (stopped.length === entries.length) {
+    return {
+      type: 'predicate',
+      predicates: stopped.flatMap(({ at, names }) => names.map((name) => `${at}/${name}`)),
+    };
+  }
+  return { type: 'actions', kinds: [...new Set(entries.map((entry) => entry.kind))] };
 }

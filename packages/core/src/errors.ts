@@ -37,12 +37,22 @@ export type ErrorCode =
   | 'UNKNOWN_TOOL'
   /** The model call failed; `continuation` on the error holds the last good state. */
   | 'MODEL_ERROR'
+  /**
+   * A tool threw under `toolErrors: 'throw'`, or a sub-agent failed with an error of its own;
+   * `continuation` on the error holds the last good state.
+   */
+  | 'TOOL_ERROR'
   /** The continuation has nothing to resume (already completed, or inconsistent). */
   | 'NOT_RESUMABLE'
   /** The store has no continuation of that id. */
   | 'NOT_FOUND'
   /** Another worker holds the claim, or the continuation was already resumed. */
   | 'CLAIM_CONFLICT'
+  /**
+   * A claim (or a run's lease) was lost: its lease lapsed and another worker took it, or it was
+   * completed, released or failed already. The holder must not write any more.
+   */
+  | 'LEASE_LOST'
   /** The continuation's pending actions expired. */
   | 'EXPIRED'
   /** A store could not decrypt a record (wrong key, unknown key id, or tampered bytes). */
@@ -74,19 +84,36 @@ export class ContinuationError extends Error {
   readonly path?: string;
   /** Structured details, e.g. the validation issues or what changed in an agent. */
   readonly details?: unknown;
+  /**
+   * For a failure during a run: the whole run's last good state. Resuming it (no decisions
+   * needed) retries from there; nothing that already ran runs again.
+   */
+  readonly continuation?: Continuation;
+  /**
+   * For a failure inside a sub-agent: the tool-call ids from the root down to the failing agent,
+   * as in action ids. Empty or absent when the root itself failed.
+   */
+  readonly at?: readonly string[];
   readonly [BRAND] = true;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { path?: string; details?: unknown; cause?: unknown } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: ContinuationErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     if (options.path !== undefined) this.path = options.path;
     if (options.details !== undefined) this.details = options.details;
+    if (options.continuation !== undefined) this.continuation = options.continuation;
+    if (options.at !== undefined && options.at.length > 0) this.at = options.at;
   }
+}
+
+/** Options of the {@link ContinuationError} constructor. */
+export interface ContinuationErrorOptions {
+  path?: string;
+  details?: unknown;
+  cause?: unknown;
+  continuation?: Continuation;
+  at?: readonly string[];
 }
 
 /**
@@ -104,13 +131,77 @@ export function isContinuationError(error: unknown, code?: ErrorCode): error is 
   return code === undefined || (error as ContinuationError).code === code;
 }
 
-/** Thrown when the model call fails; `continuation` holds the last good state, to resume later. */
+/**
+ * Thrown when a model call fails, at the root or in a sub-agent at any depth; `continuation` holds
+ * the whole run's last good state, to resume later.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   return await agent.resume(continuation, decisions);
+ * } catch (error) {
+ *   if (isContinuationError(error, 'MODEL_ERROR')) await store.save(error.continuation!); // retry later
+ *   throw error;
+ * }
+ * ```
+ */
 export class ModelCallError extends ContinuationError {
-  readonly continuation: Continuation;
-  constructor(continuation: Continuation, cause: unknown) {
-    super('MODEL_ERROR', `The model call failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+  declare readonly continuation: Continuation;
+  constructor(continuation: Continuation, cause: unknown, at: readonly string[] = []) {
+    super('MODEL_ERROR', `The model call failed${where(at)}: ${describe(cause)}`, {
       cause,
+      continuation,
+      at,
     });
-    this.continuation = continuation;
   }
+}
+
+/**
+ * Thrown when a tool throws under `toolErrors: 'throw'`, or a sub-agent fails with an error that
+ * is not the library's own; `continuation` holds the whole run's last good state, in which the
+ * failed call has not run (resuming retries it, with the same idempotency key).
+ *
+ * @example
+ * ```ts
+ * if (isContinuationError(error, 'TOOL_ERROR')) console.error(error.cause, error.at);
+ * ```
+ */
+export class ToolCallError extends ContinuationError {
+  declare readonly continuation: Continuation;
+  constructor(continuation: Continuation, cause: unknown, at: readonly string[] = [], toolName?: string) {
+    const tool = toolName ? ` "${toolName}"` : '';
+    super('TOOL_ERROR', `The tool${tool} failed${where(at)}: ${describe(cause)}`, {
+      cause,
+      continuation,
+      at,
+    });
+  }
+}
+
+/**
+ * The same error, one level up: a sub-agent's failure as its parent reports it, with the
+ * parent's whole state and the path to the failing agent.
+ */
+export function raiseFrom(error: ContinuationError, continuation: Continuation, at: readonly string[]) {
+  const cause = error.cause;
+  if (error.code === 'MODEL_ERROR') return new ModelCallError(continuation, cause, at);
+  if (error.code === 'TOOL_ERROR') return new ToolCallError(continuation, cause, at);
+  const own = error.at
+    ? error.message.slice(0, error.message.length - where(error.at).length)
+    : error.message;
+  return new ContinuationError(error.code, `${own}${where(at)}`, {
+    cause: error.at ? error.cause : error,
+    continuation,
+    at,
+    ...(error.details === undefined ? {} : { details: error.details }),
+  });
+}
+
+function where(at: readonly string[]): string {
+  return at.length > 0 ? ` in the sub-agent at ${at.join('/')}` : '';
+}
+
+function describe(cause: unknown): string {
+  const text = cause instanceof Error ? cause.message : String(cause);
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }

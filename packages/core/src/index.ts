@@ -40,10 +40,18 @@ export {
 export {
   type ContinuableAgentConfig,
   createContinuableAgent,
+  DEFAULT_MAX_STEPS,
   type EngineAgent,
   type StreamInput,
 } from './engine';
-export { ContinuationError, type ErrorCode, isContinuationError, ModelCallError } from './errors';
+export {
+  ContinuationError,
+  type ContinuationErrorOptions,
+  type ErrorCode,
+  isContinuationError,
+  ModelCallError,
+  ToolCallError,
+} from './errors';
 export { diffFingerprints, fingerprintAgent } from './fingerprint';
 export {
   type AgentRef,
@@ -149,4 +157,4 @@ export {
   zodJsonSchema,
   zodValidator,
 } from './tools';
-export { rejectionMessage } from './turn';
+export { rejectionMessage, resumesWithoutDecisions, STREAMS_RUNS } from './turn';

@@ -3,7 +3,7 @@
  * the decisions a human sends back.
  */
 
-import type { Continuation, Usage } from './format';
+import type { AuditEntry, Continuation, Usage } from './format';
 import type { JsonObject, JsonValue } from './json';
 import type { Message } from './messages';
 
@@ -69,6 +69,8 @@ export interface CompletedResult<Output> {
   usage: Usage;
   /** Model calls made over the whole run. */
   step: number;
+  /** The audit trail: every decision applied over the whole run, oldest first. */
+  decisions: AuditEntry[];
 }
 
 /** A run that stopped to wait: save `continuation`, show `actions`, resume later. */
@@ -101,14 +103,23 @@ export interface RunOptions {
   runId?: string;
   /** Observers of the run, e.g. to checkpoint into a store. */
   onEvent?: (event: RunEvent) => void | Promise<void>;
-  /** Resume even though the agent's instructions or tools changed since the continuation was made. */
+  /**
+   * Resume even though the agent's instructions or tools changed since the continuation was made;
+   * applies to the sub-agents of the run at every depth too.
+   */
   allowChangedAgent?: boolean;
 }
 
-/** What an observer sees while a run goes. `checkpoint()` builds a continuation to resume from that point. */
+/**
+ * What an observer sees while a run goes. `checkpoint()` builds a continuation of the whole run
+ * to resume from that point. Events of sub-agents reach the root's observers too, with `path`
+ * (the tool-call ids from the root down to the sub-agent, as in action ids) and `runId` the
+ * sub-agent's; their `checkpoint()` is still the whole tree's.
+ */
 export type RunEvent =
   | {
       type: 'model-call';
+      path?: string[];
       runId: string;
       step: number;
       message: Message;
@@ -117,6 +128,7 @@ export type RunEvent =
     }
   | {
       type: 'tool-result';
+      path?: string[];
       runId: string;
       step: number;
       toolCallId: string;
@@ -127,8 +139,15 @@ export type RunEvent =
       rejected?: boolean;
       checkpoint: () => Continuation;
     }
-  | { type: 'suspend'; runId: string; continuation: Continuation }
-  | { type: 'complete'; runId: string; output: unknown; messages: Message[]; usage: Usage };
+  | { type: 'suspend'; path?: undefined; runId: string; continuation: Continuation }
+  | {
+      type: 'complete';
+      path?: undefined;
+      runId: string;
+      output: unknown;
+      messages: Message[];
+      usage: Usage;
+    };
 
 /**
  * Any agent, from any framework, that can run, suspend and resume.
@@ -159,5 +178,9 @@ export interface ContinuableAgent<Input = string | Message[], Output = string> {
    * wrong kinds, edited arguments against tool schemas, answers against response schemas),
    * recursing into children. Throws a `ContinuationError`.
    */
-  checkDecisions?(continuation: Continuation, decisions: Decisions): Promise<void>;
+  checkDecisions?(
+    continuation: Continuation,
+    decisions: Decisions,
+    options?: Pick<RunOptions, 'allowChangedAgent'>,
+  ): Promise<void>;
 }

@@ -51,15 +51,23 @@ export function stateFromContinuation(continuation: Continuation, agent: AgentRe
   };
 }
 
-/** Freeze the state into a continuation. Pending and done follow the order of the turn's calls. */
+/**
+ * Freeze the state into a continuation. Pending and done follow the order of the turn's calls.
+ * `extra.override` stands in for its call's pending entry (a sub-agent's state mid-run).
+ */
 export function snapshot(
   state: RunState,
   suspendedBy: SuspendReason,
-  extra: { state?: Continuation['state'] } = {},
+  extra: { state?: Continuation['state']; override?: PendingEntry } = {},
 ): Continuation {
   const order = toolCallsOf(state.messages[state.messages.length - 1]).map((call) => call.toolCallId);
   const byTurnOrder = <T extends { toolCallId: string }>(map: Map<string, T>): T[] =>
     order.filter((id) => map.has(id)).map((id) => map.get(id)!);
+  let pending = state.pending;
+  if (extra.override) {
+    pending = new Map(pending);
+    pending.set(extra.override.toolCallId, extra.override);
+  }
   const continuation: Continuation = {
     format: FORMAT,
     version: CURRENT_VERSION,
@@ -67,7 +75,7 @@ export function snapshot(
     runId: state.runId,
     agent: { ...state.agent },
     messages: [...state.messages],
-    pending: byTurnOrder(state.pending),
+    pending: byTurnOrder(pending),
     done: byTurnOrder(state.done),
     step: state.step,
     usage: { ...state.usage },

@@ -6,8 +6,11 @@ import type { ToolCallPart } from './messages';
 import type { ModelResponse, ModelStreamEvent } from './model';
 import type { RunEvent, RunResult } from './protocol';
 
-/** What a streamed run yields. The last event is always `result` (or the iteration throws). */
-export type AgentStreamEvent<Output = string> =
+/**
+ * What a streamed run yields. The last event is always `result` (or the iteration throws).
+ * Events of sub-agents carry `path`: the tool-call ids from the root down to the sub-agent.
+ */
+export type AgentStreamEvent<Output = string> = (
   | { type: 'text-delta'; delta: string }
   | { type: 'reasoning-delta'; delta: string }
   | { type: 'tool-call'; toolCall: ToolCallPart }
@@ -21,7 +24,8 @@ export type AgentStreamEvent<Output = string> =
       rejected?: boolean;
     }
   | { type: 'step'; step: number }
-  | { type: 'result'; result: RunResult<Output> };
+  | { type: 'result'; result: RunResult<Output> }
+) & { path?: string[] };
 
 /** A streamed run: iterate it for events, or await `result`. */
 export interface AgentStream<Output = string> extends AsyncIterable<AgentStreamEvent<Output>> {
@@ -31,6 +35,8 @@ export interface AgentStream<Output = string> extends AsyncIterable<AgentStreamE
 interface Sink {
   event(event: RunEvent): void;
   model(events: AsyncIterable<ModelStreamEvent>): Promise<ModelResponse>;
+  /** A streamed sub-agent's event, already tagged with its path. */
+  forward(event: AgentStreamEvent<unknown>): void;
 }
 
 /** Run `work` with a sink that turns engine events into stream events. */
@@ -45,6 +51,7 @@ export function createStream<Output>(work: (sink: Sink) => Promise<RunResult<Out
   };
   const sink: Sink = {
     event(event) {
+      const path = event.path ? { path: event.path } : {};
       if (event.type === 'tool-result') {
         push({
           type: 'tool-result',
@@ -53,10 +60,14 @@ export function createStream<Output>(work: (sink: Sink) => Promise<RunResult<Out
           output: event.output,
           isError: event.isError,
           ...(event.rejected ? { rejected: true } : {}),
+          ...path,
         });
       } else if (event.type === 'model-call') {
-        push({ type: 'step', step: event.step });
+        push({ type: 'step', step: event.step, ...path });
       }
+    },
+    forward(event) {
+      if (event.type !== 'result') push(event as AgentStreamEvent<Output>);
     },
     async model(events) {
       for await (const event of events) {

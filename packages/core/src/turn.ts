@@ -3,12 +3,15 @@
  * a pending entry. Calls run concurrently; each settled one is recorded at once, so a checkpoint
  * taken mid-turn never runs it again.
  */
+import { actionId } from './actions';
 import { cloneJson } from './canonical';
-import type { DoneEntry, PendingEntry } from './format';
+import { isContinuationError, raiseFrom, ToolCallError } from './errors';
+import type { Continuation, DoneEntry, PendingEntry } from './format';
 import type { JsonValue } from './json';
 import type { ToolCallPart } from './messages';
-import type { ContinuableAgent, Decision, Decisions, RunEvent } from './protocol';
+import type { ContinuableAgent, Decision, Decisions, RunEvent, RunOptions } from './protocol';
 import type { RunState } from './run-state';
+import type { AgentStream, AgentStreamEvent } from './stream';
 import type { ToolContext, ToolDefinition } from './tools';
 
 /** The decisions that reach one tool call: its own, or those for its child's actions. */
@@ -21,9 +24,24 @@ export interface TurnContext {
   state: RunState;
   tools: ReadonlyMap<string, ToolDefinition>;
   toolErrors: 'model' | 'throw';
-  signal?: AbortSignal | undefined;
+  /** The options of the run, handed on to sub-agents (signal, allowChangedAgent, observers). */
+  options: RunOptions;
   emit: (event: RunEvent) => Promise<void>;
-  checkpoint: () => import('./format').Continuation;
+  /** Tell the run's observers only (not its stream): for events a streamed child already streamed. */
+  observe: (event: RunEvent) => Promise<void>;
+  /** The run's state as a continuation, with `override` in place of its call's pending entry. */
+  checkpoint: (override?: PendingEntry) => Continuation;
+  /** When the run streams: where a streamed sub-agent's events go, tagged with their path. */
+  forward?: (event: AgentStreamEvent<unknown>) => void;
+}
+
+/** A call whose tool or sub-agent failed in a way that ends the turn (not a result for the model). */
+interface CallFailure {
+  toolCallId: string;
+  toolName: string;
+  error: unknown;
+  /** True when a sub-agent failed: the error is the child's, to be raised one level up. */
+  child: boolean;
 }
 
 /** Thrown inside a tool to unwind it when it must wait; never seen by users unless they catch it. */
@@ -34,44 +52,83 @@ class SuspendSignal extends Error {
   }
 }
 
-/** Settle every call of the turn; returns once each is done or pending. */
+/**
+ * Settle every call of the turn; returns once each is done or pending. When a call fails in a way
+ * that ends the run (a sub-agent's failure, a tool error under `toolErrors: 'throw'`), the other
+ * calls still settle first, and the error raised carries the state after all of them.
+ */
 export async function settleTurn(
   turn: TurnContext,
   calls: readonly ToolCallPart[],
   decisions: ReadonlyMap<string, CallDecisions>,
 ): Promise<void> {
-  await Promise.all(calls.map((call) => settleCall(turn, call, decisions.get(call.toolCallId))));
+  const failures: CallFailure[] = [];
+  const outcomes = await Promise.allSettled(
+    calls.map((call) => settleCall(turn, call, decisions.get(call.toolCallId), failures)),
+  );
+  for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
+  const failure = failures[0];
+  if (!failure) return;
+  const { error } = failure;
+  const at = [failure.toolCallId];
+  if (failure.child && isContinuationError(error)) {
+    throw raiseFrom(error, turn.checkpoint(), [...at, ...(error.at ?? [])]);
+  }
+  throw new ToolCallError(turn.checkpoint(), error, failure.child ? at : [], failure.toolName);
+}
+
+/**
+ * Whether resuming `continuation` with no decisions makes progress: it stopped by a predicate or
+ * a failure, holds an approved call not yet run, or holds such a sub-agent at any depth.
+ *
+ * @example
+ * ```ts
+ * if (resumesWithoutDecisions(continuation)) await agent.resume(continuation, {});
+ * ```
+ */
+export function resumesWithoutDecisions(continuation: Continuation): boolean {
+  if (continuation.suspendedBy.type !== 'actions') return true;
+  return continuation.pending.some(
+    (entry) =>
+      (entry.kind === 'approval' && entry.approved === true) ||
+      (entry.kind === 'agent' && resumesWithoutDecisions(entry.child)),
+  );
 }
 
 async function settleCall(
   turn: TurnContext,
   call: ToolCallPart,
   decided: CallDecisions | undefined,
+  failures: CallFailure[],
 ): Promise<void> {
   const { state } = turn;
   if (state.done.has(call.toolCallId)) return;
   const entry = state.pending.get(call.toolCallId);
-  if (!entry) return startCall(turn, call);
+  if (!entry) return startCall(turn, call, failures);
   const tool = turn.tools.get(entry.toolName)!;
   const decision = decided?.decision?.value;
 
   if (entry.kind === 'agent') {
-    if (!decided?.children) return;
-    return execute(turn, call, tool, entry, {
+    if (!decided?.children && !resumesWithoutDecisions(entry.child)) return;
+    return execute(turn, call, tool, entry, failures, {
       index: entry.journal?.length ?? 0,
       continuation: entry.child,
-      decisions: decided.children,
+      decisions: decided?.children ?? {},
     });
   }
-  if (entry.kind === 'approval' && entry.approved) return execute(turn, call, tool, entry);
+  if (entry.kind === 'approval' && entry.approved) return execute(turn, call, tool, entry, failures);
   if (!decision) return;
   if (decision.type === 'reject') return finish(turn, call, rejectionMessage(decision.reason), true, true);
 
   if (entry.kind === 'approval' && decision.type === 'approve') {
-    const args = decision.args === undefined ? entry.args : cloneJson(decision.args);
+    let args = entry.args;
+    if (decision.args !== undefined) {
+      args = cloneJson(decision.args);
+      showEditedArgs(state, call.toolCallId, args);
+    }
     const ready: PendingEntry = { ...entry, args, approved: true };
     state.pending.set(call.toolCallId, ready);
-    return execute(turn, call, tool, ready);
+    return execute(turn, call, tool, ready, failures);
   }
   if (entry.kind === 'input' && decision.type === 'input') {
     if (!tool.execute) return finish(turn, call, decision.value, false);
@@ -85,12 +142,29 @@ async function settleCall(
       journal,
     };
     state.pending.set(call.toolCallId, ready);
-    return execute(turn, call, tool, ready);
+    return execute(turn, call, tool, ready, failures);
   }
 }
 
+/**
+ * An approval with edited arguments: the transcript's tool call carries the arguments that run,
+ * so the model reads its call next to a result computed from them; the audit trail keeps the
+ * arguments the model asked for (`args`) beside the edited ones (`editedArgs`).
+ */
+function showEditedArgs(state: RunState, toolCallId: string, args: JsonValue): void {
+  const index = state.messages.length - 1;
+  const last = state.messages[index];
+  if (last?.role !== 'assistant' || typeof last.content === 'string') return;
+  state.messages[index] = {
+    ...last,
+    content: last.content.map((part) =>
+      part.type === 'tool-call' && part.toolCallId === toolCallId ? { ...part, args } : part,
+    ),
+  };
+}
+
 /** A call seen for the first time: unknown tool, bad arguments, approval, or run it. */
-async function startCall(turn: TurnContext, call: ToolCallPart): Promise<void> {
+async function startCall(turn: TurnContext, call: ToolCallPart, failures: CallFailure[]): Promise<void> {
   const tool = turn.tools.get(call.toolName);
   if (!tool) {
     const known = [...turn.tools.keys()].join(', ') || 'none';
@@ -114,7 +188,15 @@ async function startCall(turn: TurnContext, call: ToolCallPart): Promise<void> {
     turn.state.pending.set(call.toolCallId, { kind: 'approval', ...base });
     return;
   }
-  return execute(turn, call, tool, { kind: 'approval', ...base, approved: false }, undefined, checked);
+  return execute(
+    turn,
+    call,
+    tool,
+    { kind: 'approval', ...base, approved: false },
+    failures,
+    undefined,
+    checked,
+  );
 }
 
 export async function validateArgs(tool: ToolDefinition, args: unknown) {
@@ -132,7 +214,8 @@ async function execute(
   call: ToolCallPart,
   tool: ToolDefinition,
   entry: PendingEntry,
-  resumeChild?: { index: number; continuation: import('./format').Continuation; decisions: Decisions },
+  failures: CallFailure[],
+  resumeChild?: { index: number; continuation: Continuation; decisions: Decisions },
   validated?: { ok: true; value: unknown },
 ): Promise<void> {
   const { state } = turn;
@@ -154,6 +237,7 @@ async function execute(
   const recorded: JsonValue[] = [...(entry.journal ?? [])];
   let cursor = 0;
   let suspension: PendingEntry | undefined;
+  let childFailure: { error: unknown; pending: PendingEntry | undefined } | undefined;
   const base = {
     toolCallId: call.toolCallId,
     toolName: tool.name,
@@ -172,7 +256,7 @@ async function execute(
     idempotencyKey: `${state.runId}:${call.toolCallId}`,
     metadata: state.metadata,
     messages: state.messages,
-    ...(turn.signal ? { signal: turn.signal } : {}),
+    ...(turn.options.signal ? { signal: turn.options.signal } : {}),
     requestInput: async <T extends JsonValue>(request: JsonValue) => {
       if (suspension) throw new SuspendSignal();
       if (cursor < recorded.length) return recorded[cursor++] as T;
@@ -182,17 +266,30 @@ async function execute(
       if (suspension) throw new SuspendSignal();
       if (cursor < recorded.length) return recorded[cursor++] as O;
       const index = cursor;
-      const childOptions = turn.signal ? { signal: turn.signal } : {};
-      const result =
-        resumeChild && resumeChild.index === index
-          ? await agent.resume(resumeChild.continuation, resumeChild.decisions, childOptions)
-          : await agent.run(input, {
-              ...childOptions,
-              runId: `${state.runId}/${call.toolCallId}${index > 0 ? `#${index}` : ''}`,
-            });
-      if (result.status === 'suspended') {
-        return suspend({ kind: 'agent', ...base, child: result.continuation, ...journalOf(recorded) });
+      const resuming = resumeChild && resumeChild.index === index ? resumeChild : undefined;
+      // The child's state at each of its steps, as an entry of this call: what a checkpoint
+      // taken inside the child holds in this run's pending list.
+      const at = (child: Continuation): PendingEntry => ({
+        kind: 'agent',
+        ...base,
+        child,
+        ...journalOf(recorded),
+      });
+      let result: Awaited<ReturnType<typeof agent.run>>;
+      try {
+        result = await runChild(turn, call.toolCallId, agent, at, {
+          input,
+          runId: `${state.runId}/${call.toolCallId}${index > 0 ? `#${index}` : ''}`,
+          ...(resuming ? { resume: resuming } : {}),
+        });
+      } catch (error) {
+        // The child failed: the run fails with it. The child keeps its last good state (the
+        // one its error carries, else the one it was resumed from) so a retry goes on from there.
+        const last = (isContinuationError(error) && error.continuation) || resuming?.continuation;
+        childFailure = { error, pending: last ? at(last) : undefined };
+        throw new SuspendSignal();
       }
+      if (result.status === 'suspended') return suspend(at(result.continuation));
       if (result.status === 'rejected') {
         throw new Error(
           `The ${agent.name} agent stopped: a human rejected its ${result.rejection.toolName} call${result.rejection.reason ? ` (${result.rejection.reason})` : ''}.`,
@@ -208,12 +305,36 @@ async function execute(
   try {
     output = await tool.execute(checked.value, ctx);
   } catch (error) {
+    if (childFailure) {
+      if (childFailure.pending) state.pending.set(call.toolCallId, childFailure.pending);
+      failures.push({
+        toolCallId: call.toolCallId,
+        toolName: tool.name,
+        error: childFailure.error,
+        child: true,
+      });
+      return;
+    }
     if (suspension) {
       state.pending.set(call.toolCallId, suspension);
       return;
     }
-    if (turn.toolErrors === 'throw') throw error;
+    if (turn.toolErrors === 'throw') {
+      failures.push({ toolCallId: call.toolCallId, toolName: tool.name, error, child: false });
+      return;
+    }
     return finish(turn, call, { error: error instanceof Error ? error.message : String(error) }, true);
+  }
+  if (childFailure) {
+    // The tool caught its sub-agent's failure; the run fails all the same.
+    if (childFailure.pending) state.pending.set(call.toolCallId, childFailure.pending);
+    failures.push({
+      toolCallId: call.toolCallId,
+      toolName: tool.name,
+      error: childFailure.error,
+      child: true,
+    });
+    return;
   }
   if (suspension) {
     // The tool swallowed the suspension; it still waits.
@@ -252,6 +373,65 @@ async function finish(
     ...(rejected ? { rejected } : {}),
     checkpoint: turn.checkpoint,
   });
+}
+
+/**
+ * Run or resume a sub-agent with this run's options. Its steps reach this run's observers as
+ * this run's own, tagged with the path to the child, with checkpoints of the whole tree; when this
+ * run streams and the child can stream, its text and tool events are streamed too.
+ */
+async function runChild<I, O>(
+  turn: TurnContext,
+  toolCallId: string,
+  agent: ContinuableAgent<I, O>,
+  at: (child: Continuation) => PendingEntry,
+  how: { input: I; runId: string; resume?: { continuation: Continuation; decisions: Decisions } },
+) {
+  const { options } = turn;
+  const segment = actionId([toolCallId]);
+  const streamed = turn.forward !== undefined && isStreaming(agent);
+  const onEvent = async (event: RunEvent) => {
+    if (event.type === 'suspend' || event.type === 'complete') return;
+    const nested = {
+      ...event,
+      path: [segment, ...(event.path ?? [])],
+      checkpoint: () => turn.checkpoint(at(event.checkpoint())),
+    };
+    await (streamed ? turn.observe(nested) : turn.emit(nested));
+  };
+  const childOptions: RunOptions = {
+    onEvent,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.allowChangedAgent ? { allowChangedAgent: true } : {}),
+  };
+  if (!streamed) {
+    return how.resume
+      ? agent.resume(how.resume.continuation, how.resume.decisions, childOptions)
+      : agent.run(how.input, { ...childOptions, runId: how.runId });
+  }
+  const stream = agent.stream(
+    how.resume ? { continuation: how.resume.continuation, decisions: how.resume.decisions } : how.input,
+    how.resume ? childOptions : { ...childOptions, runId: how.runId },
+  );
+  for await (const event of stream) {
+    if (event.type === 'result') continue;
+    turn.forward!({ ...event, path: [segment, ...(event.path ?? [])] });
+  }
+  return stream.result;
+}
+
+/**
+ * Set to `true` on an agent whose `stream(input | { continuation, decisions }, options)` streams
+ * runs and resumes as the engine's does, so a streaming parent streams it too.
+ */
+export const STREAMS_RUNS: unique symbol = Symbol.for('agent-continuations.streams-runs') as never;
+
+function isStreaming<I, O>(
+  agent: ContinuableAgent<I, O>,
+): agent is ContinuableAgent<I, O> & {
+  stream(input: unknown, options?: RunOptions): AgentStream<O>;
+} {
+  return (agent as { [STREAMS_RUNS]?: unknown })[STREAMS_RUNS] === true;
 }
 
 function journalOf(recorded: JsonValue[]): { journal?: JsonValue[] } {

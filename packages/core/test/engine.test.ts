@@ -322,21 +322,37 @@ describe('nesting', () => {
     const child = first.continuation.pending[0]!;
     if (child.kind !== 'agent') throw new Error('expected an agent entry');
     expect(child.child.runId).toBe(`${first.continuation.runId}/call_1_0`);
-    const events: RunEvent['type'][] = [];
+    const events: string[] = [];
     const done = completed(
       await chain(counts).resume(
         first.continuation,
         { [first.actions[0]!.id]: { type: 'approve', by: 'ann', args: { amount: 7 } } },
         {
           onEvent: (event) => {
-            events.push(event.type);
+            events.push(event.path ? `${event.type} at ${event.path.join('/')}` : event.type);
           },
         },
       ),
     );
     expect(done.output).toContain('child="done: pay={\\"paid\\":7}"');
     expect(String(counts.key)).toBe(`${first.continuation.runId}/call_1_0:call_1_0`);
-    expect(events).toEqual(['tool-result', 'model-call', 'complete']);
+    // The child's steps reach the root's observers, tagged with the path to the child.
+    expect(events).toEqual([
+      'tool-result at call_1_0',
+      'model-call at call_1_0',
+      'tool-result',
+      'model-call',
+      'complete',
+    ]);
+    expect(done.decisions).toMatchObject([
+      {
+        actionId: first.actions[0]!.id,
+        type: 'approve',
+        by: 'ann',
+        args: first.actions[0]!.args,
+        editedArgs: { amount: 7 },
+      },
+    ]);
   });
 });
 
