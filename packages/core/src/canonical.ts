@@ -6,31 +6,47 @@
  * arguments, outputs, metadata): their key order is kept as given, so a resumed conversation sends
  * the provider the same bytes it produced (prompt caches keep hitting). Order within them is
  * already deterministic, since JSON parsing keeps it.
+ *
+ * A `__proto__` key is written like any other: it is data (an own property, as `JSON.parse` makes).
  */
+import { ContinuationError } from './errors';
 import type { JsonValue } from './json';
+import { copyJson, jsonPath, MAX_JSON_DEPTH } from './json';
+
+/** Options of {@link canonicalJson}. */
+export interface CanonicalOptions {
+  /** Members whose values keep their own key order (see the module comment). */
+  preserveOrderUnder?: ReadonlySet<string>;
+  /**
+   * Refuse what JSON would change silently: objects that are not plain (a `Date`, a `Map`...) and
+   * nesting deeper than a parse accepts. Continuations are written this way, so that whatever is
+   * written can be read back.
+   */
+  strict?: boolean;
+}
 
 /**
- * Encode a JSON value canonically (stable key order), for storage and for sealing.
+ * Encode a JSON value canonically (stable key order), for storage and for sealing. A value that
+ * JSON cannot hold (a bigint, a function, `NaN`) is refused with `INVALID_JSON`, naming where.
  *
  * @example
  * ```ts
  * canonicalJson({ b: 1, a: [true, null] }); // '{"a":[true,null],"b":1}'
  * ```
  */
-export function canonicalJson(
-  value: unknown,
-  options: { preserveOrderUnder?: ReadonlySet<string> } = {},
-): string {
+export function canonicalJson(value: unknown, options: CanonicalOptions = {}): string {
   const out: string[] = [];
-  write(value, out, options.preserveOrderUnder, true);
+  write(value, out, options, true, [], 0);
   return out.join('');
 }
 
 function write(
   value: unknown,
   out: string[],
-  preserve: ReadonlySet<string> | undefined,
+  options: CanonicalOptions,
   sort: boolean,
+  path: Array<string | number>,
+  depth: number,
 ): void {
   if (value === null) {
     out.push('null');
@@ -41,7 +57,7 @@ function write(
       out.push(JSON.stringify(value));
       return;
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError('Cannot encode a non-finite number as JSON');
+      if (!Number.isFinite(value)) throw notJson(`the number ${value}`, path);
       out.push(JSON.stringify(value));
       return;
     case 'boolean':
@@ -50,17 +66,35 @@ function write(
     case 'object':
       break;
     default:
-      throw new TypeError(`Cannot encode a ${typeof value} as JSON`);
+      throw notJson(`a ${typeof value}`, path);
+  }
+  if (depth > MAX_JSON_DEPTH) {
+    throw new ContinuationError(
+      'INVALID_JSON',
+      `Cannot encode JSON nested deeper than ${MAX_JSON_DEPTH} levels (or cyclic) at ${jsonPath(path)}.`,
+      { path: jsonPath(path) },
+    );
   }
   if (Array.isArray(value)) {
     out.push('[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out.push(',');
       const item = value[i];
-      write(item === undefined ? null : item, out, preserve, sort);
+      path.push(i);
+      write(item === undefined ? null : item, out, options, sort, path, depth + 1);
+      path.pop();
     }
     out.push(']');
     return;
+  }
+  if (options.strict) {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) {
+      throw notJson(
+        `a ${(prototype as { constructor?: { name?: string } }).constructor?.name ?? 'non-plain object'}`,
+        path,
+      );
+    }
   }
   const record = value as Record<string, unknown>;
   const keys = sort ? Object.keys(record).sort() : Object.keys(record);
@@ -72,12 +106,28 @@ function write(
     if (!first) out.push(',');
     first = false;
     out.push(JSON.stringify(key), ':');
-    write(member, out, preserve, sort && !preserve?.has(key));
+    path.push(key);
+    write(member, out, options, sort && !options.preserveOrderUnder?.has(key), path, depth + 1);
+    path.pop();
   }
   out.push('}');
 }
 
-/** A deep copy of a JSON value (structuredClone would also copy non-JSON values silently). */
+function notJson(kind: string, path: ReadonlyArray<string | number>): ContinuationError {
+  const where = jsonPath(path);
+  return new ContinuationError('INVALID_JSON', `Cannot encode ${kind} as JSON at ${where}.`, { path: where });
+}
+
+/**
+ * A deep copy of a JSON value (structuredClone would also copy non-JSON values silently). Keys
+ * such as `__proto__` stay own data properties; anything that is not JSON is refused with
+ * `INVALID_JSON`.
+ *
+ * @example
+ * ```ts
+ * const args = cloneJson(decision.args);
+ * ```
+ */
 export function cloneJson<T extends JsonValue>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+  return copyJson(value);
 }

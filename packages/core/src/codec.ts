@@ -1,72 +1,30 @@
 /**
- * Reading and writing continuations. Reading is a fixed pipeline: JSON, unsafe-key scan,
- * format tag, version check, step-wise migration, full schema validation, optional seal check.
- * Nothing in the input is ever executed.
+ * Reading and writing continuations. Reading is a fixed pipeline: bytes (strict UTF-8), JSON, a
+ * walk that refuses non-JSON values and absurd depth, the format tag and version at every depth,
+ * step-wise migration, full schema validation, consistency of the parts, optional seal check.
+ * Nothing in the input is ever executed, and keys such as `__proto__` inside the JSON a
+ * continuation carries (arguments, outputs, metadata) stay data: what the engine writes, it reads.
  */
 import type { z } from 'zod';
 import { canonicalJson } from './canonical';
+import { checkConsistency } from './consistency';
 import { ContinuationError } from './errors';
 import { type Continuation, CURRENT_VERSION, continuationSchema, FORMAT, SUPPORTED_VERSIONS } from './format';
-import { verifySeal } from './seal';
+import { checkJson, describeValue, jsonPath, quote } from './json';
+import { type SealSecret, verifySeal } from './seal';
 
 /** Options of {@link parseContinuation}. */
 export interface ParseOptions {
   /** Verify the seal with this secret (see `sealContinuation`); an unsealed continuation is refused. */
-  secret?: string | Uint8Array;
-}
-
-/** The deepest nesting a continuation may have, as a guard against stack exhaustion. */
-const MAX_DEPTH = 512;
-/** Keys that `Object.assign` or a naive merge would turn into a prototype change. */
-const UNSAFE_KEYS = new Set(['__proto__']);
-
-/**
- * Continuations this module produced, and their nested children: a parent's resume hands each
- * child to the child agent's resume, which must not validate the subtree again (that would make
- * resuming a deep tree quadratic). Only objects that came out of validation are in it.
- */
-const validated = new WeakSet<object>();
-
-function remember(continuation: Continuation): void {
-  validated.add(continuation);
-  for (const entry of continuation.pending) if (entry.kind === 'agent') remember(entry.child);
+  secret?: SealSecret;
+  /** Secrets that were current before `secret`: a seal made with any of them verifies too (rotation). */
+  previous?: readonly SealSecret[];
 }
 
 /**
- * Steps from each older version to the next. Format version 1 is the first, so there is none yet;
- * a future version 2 adds `1: (v1) => v2` here and keeps reading version 1 files.
+ * Members holding the user's or the model's own JSON: written in their own key order, and
+ * inside them any key (`__proto__` included) is data.
  */
-const MIGRATIONS: Record<number, (value: Record<string, unknown>) => Record<string, unknown>> = {};
-
-/**
- * Read a continuation from a JSON string or an already-parsed value, validating it fully.
- * Throws a {@link ContinuationError} with a precise `code` for anything wrong.
- *
- * @example
- * ```ts
- * const continuation = parseContinuation(await fs.readFile('run.json', 'utf8'));
- * const sealed = await parseContinuation(body, { secret: process.env.SEAL_SECRET! });
- * ```
- */
-export function parseContinuation(value: unknown): Continuation;
-export function parseContinuation(
-  value: unknown,
-  options: ParseOptions & { secret: string | Uint8Array },
-): Promise<Continuation>;
-export function parseContinuation(
-  value: unknown,
-  options?: ParseOptions,
-): Continuation | Promise<Continuation>;
-export function parseContinuation(
-  value: unknown,
-  options: ParseOptions = {},
-): Continuation | Promise<Continuation> {
-  const continuation = decode(value);
-  if (options.secret === undefined) return continuation;
-  return verifySeal(continuation, options.secret).then(() => continuation);
-}
-
-/** Members holding the user's or the model's own JSON, written in their own key order. */
 const PAYLOAD_KEYS: ReadonlySet<string> = new Set([
   'args',
   'editedArgs',
@@ -80,9 +38,49 @@ const PAYLOAD_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Steps from each older version to the next. Format version 1 is the first, so there is none yet;
+ * a future version 2 adds `1: (v1) => v2` here and keeps reading version 1 files.
+ */
+const MIGRATIONS: Record<number, (value: Record<string, unknown>) => Record<string, unknown>> = {};
+
+/**
+ * Read a continuation from a JSON string, UTF-8 bytes or an already-parsed value, validating it
+ * fully. Throws a {@link ContinuationError} with a precise `code` and `path` for anything wrong.
+ * With `secret`, the seal is verified too (and the result is a promise).
+ *
+ * @example
+ * ```ts
+ * const continuation = parseContinuation(await fs.readFile('run.json', 'utf8'));
+ * const sealed = await parseContinuation(body, { secret: process.env.SEAL_SECRET! });
+ * const rotated = await parseContinuation(body, { secret: newSecret, previous: [oldSecret] });
+ * ```
+ */
+export function parseContinuation(value: unknown): Continuation;
+export function parseContinuation(
+  value: unknown,
+  options: ParseOptions & { secret: SealSecret },
+): Promise<Continuation>;
+export function parseContinuation(
+  value: unknown,
+  options?: ParseOptions,
+): Continuation | Promise<Continuation>;
+export function parseContinuation(
+  value: unknown,
+  options: ParseOptions = {},
+): Continuation | Promise<Continuation> {
+  const continuation = decode(value);
+  if (options.secret === undefined) return continuation;
+  return verifySeal(continuation, { secret: options.secret, previous: options.previous }).then(
+    () => continuation,
+  );
+}
+
+/**
  * Write a continuation as canonical JSON: no white space, the format's own keys sorted, and the
  * JSON of tool arguments, outputs and metadata in its own key order (so the model is sent the
- * same bytes after a resume). `serializeContinuation(parseContinuation(text))` returns `text`.
+ * same bytes after a resume). `serializeContinuation(parseContinuation(text))` returns `text` for
+ * every canonical `text`. A value JSON cannot hold (a bigint, a `Date`) is refused with
+ * `INVALID_JSON`, naming where, rather than written in a form that would read back differently.
  *
  * @example
  * ```ts
@@ -90,124 +88,183 @@ const PAYLOAD_KEYS: ReadonlySet<string> = new Set([
  * ```
  */
 export function serializeContinuation(continuation: Continuation): string {
-  return canonicalJson(continuation, { preserveOrderUnder: PAYLOAD_KEYS });
+  return canonicalJson(continuation, { preserveOrderUnder: PAYLOAD_KEYS, strict: true });
 }
 
 function decode(input: unknown): Continuation {
-  let value: unknown = input;
-  if (typeof input === 'string') {
-    try {
-      value = JSON.parse(input);
-    } catch (error) {
-      throw new ContinuationError(
-        'INVALID_JSON',
-        `Continuation is not valid JSON (${(error as Error).message}); it may be truncated.`,
-        { cause: error },
-      );
-    }
-  } else if (input instanceof Uint8Array) {
-    return decode(new TextDecoder().decode(input));
+  let value: unknown;
+  if (typeof input === 'string') value = parseText(input);
+  else if (input instanceof Uint8Array) value = parseText(decodeUtf8(input));
+  else value = input;
+  checkJson(value, { code: 'INVALID_JSON', what: 'Continuation', dataKeys: PAYLOAD_KEYS });
+  // An in-memory value is copied, so the caller's later changes cannot reach the result; text
+  // was parsed into fresh objects already.
+  if (typeof input !== 'string' && !(input instanceof Uint8Array)) value = JSON.parse(JSON.stringify(value));
+  const record = checkHeaders(value, []);
+  const result = continuationSchema.safeParse(record);
+  if (!result.success) throw invalid(result.error);
+  // The schema only validates: its output would drop `__proto__` members, so the checked input
+  // itself is the result (the schema has no defaults or transforms to apply).
+  const continuation = record as unknown as Continuation;
+  checkConsistency(continuation);
+  return continuation;
+}
+
+function parseText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = (error as Error).message;
+    throw new ContinuationError(
+      'INVALID_JSON',
+      `Continuation is not valid JSON (${reason.length > 120 ? `${reason.slice(0, 120)}…` : reason}); it may be truncated.`,
+      { cause: error },
+    );
   }
-  scanKeys(value);
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    throw new ContinuationError('INVALID_JSON', 'Continuation bytes are not valid UTF-8.', { cause: error });
+  }
+}
+
+/**
+ * The format tag and version of a continuation and, through pending `agent` entries, of every
+ * child, checked (and migrated) before the schema, so that a newer version at any depth reads as
+ * `UNSUPPORTED_VERSION`, not as a schema error. Iterative: the walk already bounded the depth.
+ */
+function checkHeaders(root: unknown, rootPath: Array<string | number>): Record<string, unknown> {
+  const queue: Array<{ value: unknown; path: Array<string | number>; set?: (v: unknown) => void }> = [
+    { value: root, path: rootPath },
+  ];
+  let top: Record<string, unknown> | undefined;
+  while (queue.length > 0) {
+    const { value, path, set } = queue.pop()!;
+    const record = checkHeader(value, path);
+    if (set) set(record);
+    else top = record;
+    const pending = record.pending;
+    if (!Array.isArray(pending)) continue;
+    pending.forEach((entry: unknown, i) => {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return;
+      const holder = entry as Record<string, unknown>;
+      if (!Object.hasOwn(holder, 'child') || holder.kind !== 'agent') return;
+      queue.push({
+        value: holder.child,
+        path: [...path, 'pending', i, 'child'],
+        set: (migrated) => {
+          holder.child = migrated;
+        },
+      });
+    });
+  }
+  return top!;
+}
+
+function checkHeader(value: unknown, path: Array<string | number>): Record<string, unknown> {
+  const where = jsonPath(path);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ContinuationError('INVALID_FORMAT', 'A continuation must be a JSON object.');
+    throw new ContinuationError(
+      path.length === 0 ? 'INVALID_FORMAT' : 'INVALID_CONTINUATION',
+      `${path.length === 0 ? 'A continuation' : `The child continuation at ${where}`} must be a JSON object, not ${describeValue(value)}.`,
+      { path: where },
+    );
   }
   let record = value as Record<string, unknown>;
   if (record.format !== FORMAT) {
+    const at = jsonPath([...path, 'format']);
     throw new ContinuationError(
       'INVALID_FORMAT',
-      `Not a continuation: "format" is ${JSON.stringify(record.format) ?? 'missing'}, expected "${FORMAT}".`,
-      { path: '$.format' },
+      `Not a continuation: "format" at ${at} is ${describeValue(record.format)}, expected "${FORMAT}".`,
+      { path: at },
     );
   }
   const version = record.version;
+  const at = jsonPath([...path, 'version']);
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
     throw new ContinuationError(
       'UNSUPPORTED_VERSION',
-      `Invalid continuation version ${JSON.stringify(version)}.`,
-      {
-        path: '$.version',
-      },
+      `Invalid continuation version ${describeValue(version)} at ${at}.`,
+      { path: at },
     );
   }
   if (version > CURRENT_VERSION) {
     throw new ContinuationError(
       'UNSUPPORTED_VERSION',
-      `Continuation format version ${version} is newer than this library reads (up to ${CURRENT_VERSION}); upgrade @agent-continuations/core.`,
-      { path: '$.version', details: { version, supported: SUPPORTED_VERSIONS } },
+      `Continuation format version ${version} is newer than this library reads (up to ${CURRENT_VERSION}), at ${at}; upgrade @agent-continuations/core.`,
+      { path: at, details: { version, supported: SUPPORTED_VERSIONS } },
     );
   }
   if (!SUPPORTED_VERSIONS.includes(version)) {
     throw new ContinuationError(
       'UNSUPPORTED_VERSION',
-      `Continuation format version ${version} is not supported.`,
-      {
-        path: '$.version',
-        details: { version, supported: SUPPORTED_VERSIONS },
-      },
+      `Continuation format version ${version} at ${at} is not supported.`,
+      { path: at, details: { version, supported: SUPPORTED_VERSIONS } },
     );
   }
   for (let v = version; v < CURRENT_VERSION; v++) {
     const migrate = MIGRATIONS[v];
-    if (!migrate) throw new ContinuationError('UNSUPPORTED_VERSION', `No migration from version ${v}.`);
+    if (!migrate)
+      throw new ContinuationError('UNSUPPORTED_VERSION', `No migration from version ${v}.`, { path: at });
     record = migrate(record);
   }
-  const result = continuationSchema.safeParse(record);
-  if (!result.success) throw invalid(result.error);
-  remember(result.data);
-  return result.data;
+  return record;
 }
 
+type Issue = z.core.$ZodIssue;
+
+/** The schema's first complaint, as precisely as it can be told: the deepest branch of a union. */
 function invalid(error: z.ZodError): ContinuationError {
   const first = error.issues[0];
-  const path = first
-    ? `$${first.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('')}`
-    : '$';
+  if (!first) return new ContinuationError('INVALID_CONTINUATION', 'Invalid continuation.', { path: '$' });
+  const { issue, path } = deepest(first, first.path);
+  const where = jsonPath(path);
   return new ContinuationError(
     'INVALID_CONTINUATION',
-    `Invalid continuation at ${path}: ${first?.message ?? 'does not match the format'}.`,
-    { path, details: error.issues },
+    `Invalid continuation at ${where}: ${explain(issue)}.`,
+    {
+      path: where,
+      details: error.issues.slice(0, 10).map((each) => ({ code: each.code, path: jsonPath(each.path) })),
+    },
   );
 }
 
-/** Refuse prototype-polluting keys and absurd nesting, iteratively (no recursion on untrusted depth). */
-function scanKeys(root: unknown): void {
-  type Frame = { value: unknown; depth: number; key: string | number; parent: Frame | undefined };
-  const stack: Frame[] = [{ value: root, depth: 0, key: '$', parent: undefined }];
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
-    const { value, depth } = frame;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_DEPTH) {
-      throw new ContinuationError(
-        'INVALID_CONTINUATION',
-        `Continuation is nested deeper than ${MAX_DEPTH} levels.`,
-        {
-          path: pathOf(frame),
-        },
-      );
-    }
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++)
-        stack.push({ value: value[i], depth: depth + 1, key: i, parent: frame });
-      continue;
-    }
-    for (const key of Object.keys(value)) {
-      if (UNSAFE_KEYS.has(key)) {
-        const path = `${pathOf(frame)}.${key}`;
-        throw new ContinuationError(
-          'UNSAFE_KEY',
-          `Continuation contains the forbidden key "${key}" at ${path}.`,
-          { path },
-        );
-      }
-      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, key, parent: frame });
+function deepest(issue: Issue, path: readonly PropertyKey[]): { issue: Issue; path: PropertyKey[] } {
+  let best = { issue, path: [...path] };
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    for (const branch of issue.errors) {
+      const inner = branch[0];
+      if (!inner) continue;
+      const candidate = deepest(inner, [...path, ...inner.path]);
+      if (candidate.path.length > best.path.length || best.issue === issue) best = candidate;
     }
   }
+  return best;
 }
 
-function pathOf(frame: { key: string | number; parent: unknown }): string {
-  const keys: Array<string | number> = [];
-  for (let f: any = frame; f; f = f.parent) keys.unshift(f.key);
-  return keys.map((key, i) => (i === 0 ? key : typeof key === 'number' ? `[${key}]` : `.${key}`)).join('');
+function explain(issue: Issue): string {
+  switch (issue.code) {
+    case 'invalid_union': {
+      const raw = issue as Issue & { discriminator?: string; options?: unknown[] };
+      if (raw.options?.length)
+        return `expected one of ${raw.options.map((option) => quote(String(option), 40)).join(', ')}`;
+      return 'does not match any allowed shape';
+    }
+    case 'unrecognized_keys':
+      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys
+        .slice(0, 5)
+        .map((key) => quote(key, 40))
+        .join(', ')}${issue.keys.length > 5 ? ', …' : ''}`;
+    case 'invalid_type': {
+      const message = issue.message.replace(/^Invalid input: /, '');
+      return /received undefined$/.test(message) ? `missing (expected ${issue.expected})` : message;
+    }
+    default: {
+      const message = issue.message.replace(/^Invalid input: /, '');
+      return message.length > 120 ? `${message.slice(0, 120)}…` : message;
+    }
+  }
 }

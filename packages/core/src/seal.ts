@@ -1,75 +1,144 @@
 /**
- * Sealing: an HMAC-SHA256 over the canonical encoding of a continuation (without its seal), so a
- * tampered continuation or a changed tool argument fails loudly. Web Crypto only.
+ * Sealing: an HMAC-SHA256 over the canonical encoding of a continuation, covering everything that
+ * is read (the seal's own `alg` and `keyId` included; only the MAC itself is left out), so a
+ * tampered continuation, a changed tool argument or a relabelled key fails loudly. Web Crypto only.
+ *
+ * Seals made before `keyId` was covered (the MAC over the continuation without its seal) still
+ * verify, so continuations sealed by earlier releases stay readable; for those, `keyId` is a label
+ * only. A MAC is compared as bytes, and only its canonical base64url text is accepted.
  */
 import { canonicalJson } from './canonical';
 import { ContinuationError } from './errors';
-import type { Continuation } from './format';
+import type { Continuation, Seal } from './format';
 
-/** Options of {@link sealContinuation}. */
+/** A sealing secret: text (UTF-8 encoded) or raw bytes. */
+export type SealSecret = string | Uint8Array;
+
+/**
+ * How an agent or a caller seals and verifies: the current secret, a label for it, and the
+ * secrets it replaced, which still verify (so a rotation does not strand sealed continuations).
+ */
+export interface SealConfig {
+  secret: SealSecret;
+  /** A label for `secret`, kept in (and covered by) each new seal. */
+  keyId?: string;
+  /** Older secrets, tried after `secret` when verifying; never used to seal. */
+  previous?: readonly SealSecret[] | undefined;
+}
+
+/** Options of {@link sealContinuation} when the secret is passed on its own. */
 export interface SealOptions {
   /** A label for the secret, kept in the seal, to help rotate secrets. */
   keyId?: string;
 }
 
+const ALG = 'HMAC-SHA256' as const;
+/** Bytes of an HMAC-SHA256. */
+const MAC_BYTES = 32;
+
 /**
- * Return a copy of `continuation` carrying a seal made with `secret`.
+ * Return a copy of `continuation` carrying a seal made with the secret (any earlier seal is
+ * replaced).
  *
  * @example
  * ```ts
- * const sealed = await sealContinuation(result.continuation, process.env.SEAL_SECRET!);
+ * const sealed = await sealContinuation(result.continuation, { secret: process.env.SEAL_SECRET!, keyId: '2026-12' });
  * // later, from untrusted input:
- * const continuation = await parseContinuation(body, { secret: process.env.SEAL_SECRET! });
+ * const continuation = await openContinuation(body, { secret: process.env.SEAL_SECRET! });
  * ```
  */
+export async function sealContinuation(continuation: Continuation, config: SealConfig): Promise<Continuation>;
 export async function sealContinuation(
   continuation: Continuation,
-  secret: string | Uint8Array,
+  secret: SealSecret,
+  options?: SealOptions,
+): Promise<Continuation>;
+export async function sealContinuation(
+  continuation: Continuation,
+  secretOrConfig: SealSecret | SealConfig,
   options: SealOptions = {},
 ): Promise<Continuation> {
+  const config = toConfig(secretOrConfig, options.keyId);
   const { seal: _previous, ...body } = continuation;
-  const mac = await hmac(secret, canonicalJson(body));
-  return { ...body, seal: { alg: 'HMAC-SHA256', ...(options.keyId ? { keyId: options.keyId } : {}), mac } };
+  const header: Omit<Seal, 'mac'> = { alg: ALG, ...(config.keyId ? { keyId: config.keyId } : {}) };
+  const key = await importKey(config.secret, 'sign');
+  const signature = await crypto.subtle.sign('HMAC', key, encode(sealedText(body, header)));
+  return { ...body, seal: { ...header, mac: base64UrlEncode(new Uint8Array(signature)) } };
 }
 
 /**
- * Check a continuation's seal against `secret`; throws `SEAL_MISSING` or `SEAL_MISMATCH`.
+ * Check a continuation's seal against the secret (or, with a {@link SealConfig}, against the
+ * current or any previous secret); throws `SEAL_MISSING` or `SEAL_MISMATCH`.
  *
  * @example
  * ```ts
  * await verifySeal(continuation, process.env.SEAL_SECRET!);
+ * await verifySeal(continuation, { secret: current, previous: [retired] });
  * ```
  */
-export async function verifySeal(continuation: Continuation, secret: string | Uint8Array): Promise<void> {
+export async function verifySeal(continuation: Continuation, secret: SealSecret | SealConfig): Promise<void> {
+  const config = toConfig(secret);
   const { seal, ...body } = continuation;
-  if (!seal)
-    throw new ContinuationError('SEAL_MISSING', 'The continuation is not sealed, but a seal was required.');
-  const key = await importKey(secret);
-  const expected = base64UrlDecode(seal.mac);
-  const ok =
-    expected !== undefined &&
-    (await crypto.subtle.verify('HMAC', key, expected, encode(canonicalJson(body))));
-  if (!ok) {
-    throw new ContinuationError(
-      'SEAL_MISMATCH',
-      'The continuation seal does not match: it was changed after sealing, or the secret is wrong.',
+  if (!seal) {
+    throw new ContinuationError('SEAL_MISSING', 'The continuation is not sealed, but a seal was required.', {
+      path: '$.seal',
+    });
+  }
+  const secrets = [config.secret, ...(config.previous ?? [])];
+  const keys = await Promise.all(secrets.map((each) => importKey(each, 'verify')));
+  const mac = canonicalMac(seal.mac);
+  if (mac !== undefined && seal.alg === ALG) {
+    const header: Omit<Seal, 'mac'> = {
+      alg: seal.alg,
+      ...(seal.keyId !== undefined ? { keyId: seal.keyId } : {}),
+    };
+    const texts = [encode(sealedText(body, header)), encode(canonicalJson(body, { strict: true }))];
+    for (const key of keys) {
+      for (const text of texts) {
+        if (await crypto.subtle.verify('HMAC', key, mac, text)) return;
+      }
+    }
+  }
+  throw new ContinuationError(
+    'SEAL_MISMATCH',
+    'The continuation seal does not match: it was changed after sealing, or the secret is wrong.',
+    { path: '$.seal.mac' },
+  );
+}
+
+/** What a seal covers: the whole continuation, its seal without the MAC included. */
+function sealedText(body: Omit<Continuation, 'seal'>, header: Omit<Seal, 'mac'>): string {
+  return canonicalJson({ ...body, seal: header }, { strict: true });
+}
+
+/** The MAC's bytes when `text` is their one canonical base64url form (no padding), else undefined. */
+function canonicalMac(text: unknown): Uint8Array<ArrayBuffer> | undefined {
+  if (typeof text !== 'string') return undefined;
+  const bytes = base64UrlDecode(text);
+  if (bytes === undefined || bytes.byteLength !== MAC_BYTES) return undefined;
+  return base64UrlEncode(bytes) === text ? bytes : undefined;
+}
+
+function toConfig(secret: SealSecret | SealConfig, keyId?: string): SealConfig {
+  if (typeof secret === 'string' || secret instanceof Uint8Array)
+    return { secret, ...(keyId ? { keyId } : {}) };
+  if (typeof secret !== 'object' || secret === null) {
+    throw new ContinuationError('INVALID_OPERATION', 'A seal needs a secret: a string or bytes.');
+  }
+  return secret;
+}
+
+function importKey(secret: SealSecret, use: 'sign' | 'verify'): Promise<CryptoKey> {
+  if (typeof secret !== 'string' && !(secret instanceof Uint8Array)) {
+    return Promise.reject(
+      new ContinuationError('INVALID_OPERATION', 'A sealing secret must be a string or bytes.'),
     );
   }
-}
-
-async function hmac(secret: string | Uint8Array, text: string): Promise<string> {
-  const key = await importKey(secret);
-  const signature = await crypto.subtle.sign('HMAC', key, encode(text));
-  return base64UrlEncode(new Uint8Array(signature));
-}
-
-function importKey(secret: string | Uint8Array): Promise<CryptoKey> {
   const raw = typeof secret === 'string' ? encode(secret) : secret;
-  if (raw.byteLength === 0) throw new ContinuationError('INVALID_OPERATION', 'The sealing secret is empty.');
-  return crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
+  if (raw.byteLength === 0) {
+    return Promise.reject(new ContinuationError('INVALID_OPERATION', 'The sealing secret is empty.'));
+  }
+  return crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [use]);
 }
 
 function encode(text: string): Uint8Array<ArrayBuffer> {
@@ -83,7 +152,7 @@ export function base64UrlEncode(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** Bytes of base64url text (padded or not); undefined when `text` is not base64url. */
+/** Bytes of base64url text (without padding); undefined when `text` is not base64url. */
 export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   const padded = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);

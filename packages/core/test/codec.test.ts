@@ -131,15 +131,27 @@ describe('parse errors are typed and say what is wrong', () => {
     expect(error.message).toContain('$.pending[0].child.pending[0].child.step');
   });
 
-  it('UNSAFE_KEY names the key and where it is', () => {
+  it("UNSAFE_KEY names the key and where it is, in the format's own objects", () => {
     const text = validFixture('nested-depth-3.json').replace(
-      '"metadata": {}',
-      '"metadata": {"__proto__": {"admin": true}}',
+      '"usage": {',
+      '"usage": {"__proto__": {"admin": true},',
     );
     const error = caught(() => parseContinuation(text));
     expect(error.code).toBe('UNSAFE_KEY');
     expect(error.message).toContain('"__proto__"');
-    expect(error.path).toBe('$.metadata.__proto__');
+    expect(error.path).toBe('$.pending[0].child.pending[0].child.usage.__proto__');
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('a __proto__ key in metadata is data: kept as an own property, never a prototype', () => {
+    const text = validFixture('nested-depth-3.json').replace(
+      '"metadata": {}',
+      '"metadata": {"__proto__": {"admin": true}}',
+    );
+    const parsed = parseContinuation(text);
+    expect(Object.hasOwn(parsed.metadata, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(parsed.metadata)).toBe(Object.prototype);
+    expect(serializeContinuation(parsed)).toContain('"metadata":{"__proto__":{"admin":true}}');
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 

@@ -157,9 +157,12 @@ describe('valid fixtures', () => {
 
 describe('bad fixtures', () => {
   const manifest = badManifest();
+  const asData = Object.fromEntries(
+    Object.entries(manifest.parsesAsData).filter(([file]) => !file.startsWith('$')),
+  );
 
   it('every file is in the manifest, and every manifest entry has a file', () => {
-    expect(badFixtureNames('parse')).toEqual(Object.keys(manifest.parse).sort());
+    expect(badFixtureNames('parse')).toEqual([...Object.keys(manifest.parse), ...Object.keys(asData)].sort());
     expect(badFixtureNames('parse-sealed')).toEqual(Object.keys(manifest.parseSealed).sort());
     expect(badFixtureNames('decisions')).toEqual(Object.keys(manifest.decisions).sort());
     expect(badFixtureNames('resume')).toEqual(Object.keys(manifest.resume).sort());
@@ -170,6 +173,26 @@ describe('bad fixtures', () => {
     expectError(() => parseContinuation(text), code);
     expectError(() => parseContinuation(new TextEncoder().encode(text)), code);
   });
+
+  it.each(Object.entries(asData))(
+    'parse/%s parses: its __proto__ key at %s is data, and round-trips',
+    (file, path) => {
+      const text = fixtureText(`bad/parse/${file}`);
+      const continuation = parseContinuation(text);
+      expect(serializeContinuation(continuation)).toBe(
+        serializeContinuation(parseContinuation(JSON.parse(text))),
+      );
+      const holder = path
+        .slice(2)
+        .split(/\.|\[|\]/)
+        .filter(Boolean)
+        .reduce<any>((node, key) => node[/^\d+$/.test(key) ? Number(key) : key], continuation);
+      expect(Object.hasOwn(holder, '__proto__')).toBe(true);
+      expect(Object.getPrototypeOf(holder)).toBe(Object.prototype);
+      expect(({} as Record<string, unknown>).admin).toBeUndefined();
+      expect(({} as Record<string, unknown>).x).toBeUndefined();
+    },
+  );
 
   it.each(Object.entries(manifest.parseSealed))('parse-sealed/%s raises %s', async (file, code) => {
     const text = fixtureText(`bad/parse-sealed/${file}`);
