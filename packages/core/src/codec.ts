@@ -11,7 +11,7 @@ import { checkConsistency } from './consistency';
 import { ContinuationError } from './errors';
 import { type Continuation, CURRENT_VERSION, continuationSchema, FORMAT, SUPPORTED_VERSIONS } from './format';
 import { checkJson, describeValue, jsonPath, quote } from './json';
-import { type SealSecret, verifySeal } from './seal';
+import { type SealConfig, type SealSecret, verifySeal } from './seal';
 
 /** Options of {@link parseContinuation}. */
 export interface ParseOptions {
@@ -73,6 +73,23 @@ export function parseContinuation(
   return verifySeal(continuation, { secret: options.secret, previous: options.previous }).then(
     () => continuation,
   );
+}
+
+/**
+ * Read a continuation that comes back from outside, on a resume path: parse it fully and, when
+ * `seal` is given, refuse it unless its seal verifies with `seal.secret` or one of
+ * `seal.previous` (`SEAL_MISSING` for an unsealed one, `SEAL_MISMATCH` for an altered one).
+ * Without `seal` it only parses. Always a promise, so every resume path can await it alike.
+ *
+ * @example
+ * ```ts
+ * const continuation = await openContinuation(body, { secret: process.env.SEAL_SECRET!, previous: [oldSecret] });
+ * ```
+ */
+export async function openContinuation(input: unknown, seal?: SealConfig): Promise<Continuation> {
+  const continuation = decode(input);
+  if (seal !== undefined) await verifySeal(continuation, seal);
+  return continuation;
 }
 
 /**

@@ -17,7 +17,7 @@ export {
   type RunRecord,
   replayCheckpoints,
 } from './checkpoint';
-export { type ParseOptions, parseContinuation, serializeContinuation } from './codec';
+export { openContinuation, type ParseOptions, parseContinuation, serializeContinuation } from './codec';
 export { auditEntries, checkDecisions } from './decisions';
 export {
   type DurableOptions,
@@ -126,7 +126,7 @@ export {
   type StreamingAgent,
   streamStored,
 } from './resume-stored';
-export { type SealOptions, sealContinuation, verifySeal } from './seal';
+export { type SealConfig, type SealOptions, type SealSecret, sealContinuation, verifySeal } from './seal';
 export {
   type Claim,
   type ClaimOptions,

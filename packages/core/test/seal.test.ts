@@ -1,6 +1,7 @@
 import {
   type Continuation,
   isContinuationError,
+  openContinuation,
   parseContinuation,
   sealContinuation,
   serializeContinuation,
@@ -114,5 +115,90 @@ describe('sealing', () => {
     const result = await agents.bank.resume(continuation, { call_1_0: { type: 'approve' } });
     expect(result.status).toBe('completed');
     expect(agents.counts.tools).toEqual({ transfer: 1 });
+  });
+});
+
+describe('seal edges', () => {
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+  it('a MAC whose last character is changed to another encoding of the same bytes: SEAL_MISMATCH', async () => {
+    const sealed = await sealContinuation(await suspendedNested(), { secret: SECRET });
+    const mac = sealed.seal!.mac;
+    // 32 bytes are 43 characters: the last one carries 4 bits and 2 unused ones.
+    const last = ALPHABET.indexOf(mac[mac.length - 1]!);
+    const twin = `${mac.slice(0, -1)}${ALPHABET[last ^ 1]}`;
+    expect(atob(twin.replace(/-/g, '+').replace(/_/g, '/') + '=')).toBe(
+      atob(mac.replace(/-/g, '+').replace(/_/g, '/') + '='),
+    );
+    const forged = { ...sealed, seal: { ...sealed.seal!, mac: twin } };
+    expect(await codeOf(verifySeal(forged, SECRET))).toBe('SEAL_MISMATCH');
+    expect(await codeOf(verifySeal({ ...sealed, seal: { ...sealed.seal!, mac: `${mac}=` } }, SECRET))).toBe(
+      'SEAL_MISMATCH',
+    );
+    await expect(verifySeal(sealed, SECRET)).resolves.toBeUndefined();
+  });
+
+  it('keyId is covered by the MAC: changed, removed or added, SEAL_MISMATCH', async () => {
+    const sealed = await sealContinuation(await suspendedNested(), { secret: SECRET, keyId: 'k1' });
+    const { keyId: _dropped, ...withoutKeyId } = sealed.seal!;
+    for (const seal of [{ ...sealed.seal!, keyId: 'k2' }, withoutKeyId]) {
+      expect(await codeOf(verifySeal({ ...sealed, seal }, SECRET))).toBe('SEAL_MISMATCH');
+    }
+    const plain = await sealContinuation(await suspendedNested(), { secret: SECRET });
+    expect(await codeOf(verifySeal({ ...plain, seal: { ...plain.seal!, keyId: 'k1' } }, SECRET))).toBe(
+      'SEAL_MISMATCH',
+    );
+  });
+
+  it('a key injected into a message after sealing is refused, not dropped before the check', async () => {
+    const sealed = await sealContinuation(await suspendedNested(), SECRET);
+    const text = serializeContinuation(sealed);
+    const injected = JSON.parse(text);
+    injected.messages[1].content[0].note = 'injected';
+    expect(() => parseContinuation(injected)).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONTINUATION' }),
+    );
+    // What is accepted is written back byte for byte, seal included.
+    expect(serializeContinuation(await parseContinuation(text, { secret: SECRET }))).toBe(text);
+  });
+
+  it('rotation: a seal made with a previous secret verifies; the new one seals', async () => {
+    const old = await sealContinuation(await suspendedNested(), { secret: 'old secret', keyId: 'old' });
+    const config = { secret: SECRET, keyId: 'new', previous: ['older secret', 'old secret'] };
+    await expect(verifySeal(old, config)).resolves.toBeUndefined();
+    await expect(parseContinuation(serializeContinuation(old), config)).resolves.toBeDefined();
+    expect(await codeOf(verifySeal(old, SECRET))).toBe('SEAL_MISMATCH');
+    expect(await codeOf(verifySeal(old, { secret: SECRET, previous: ['older secret'] }))).toBe(
+      'SEAL_MISMATCH',
+    );
+    const resealed = await sealContinuation(old, config);
+    expect(resealed.seal?.keyId).toBe('new');
+    await expect(verifySeal(resealed, SECRET)).resolves.toBeUndefined();
+  });
+
+  it('openContinuation parses and, given a seal config, refuses unsealed or altered input', async () => {
+    const continuation = await suspendedNested();
+    const plain = serializeContinuation(continuation);
+    const sealed = serializeContinuation(await sealContinuation(continuation, { secret: SECRET }));
+    await expect(openContinuation(plain)).resolves.toMatchObject({ runId: continuation.runId });
+    await expect(openContinuation(sealed, { secret: SECRET })).resolves.toMatchObject({
+      runId: continuation.runId,
+    });
+    expect(await codeOf(openContinuation(plain, { secret: SECRET }))).toBe('SEAL_MISSING');
+    expect(await codeOf(openContinuation(sealed.replace('"ann"', '"bob"'), { secret: SECRET }))).toBe(
+      'SEAL_MISMATCH',
+    );
+    expect(await codeOf(openContinuation('{', { secret: SECRET }))).toBe('INVALID_JSON');
+    await expect(
+      openContinuation(sealed, { secret: 'new secret', previous: [SECRET] }),
+    ).resolves.toBeDefined();
+  });
+
+  it('the frozen fixture sealed before keyId was covered still verifies (its keyId is a label only)', async () => {
+    const text = validFixture('sealed-approval.json');
+    await expect(openContinuation(text, { secret: FIXTURE_SEAL_SECRET })).resolves.toBeDefined();
+    const relabelled = JSON.parse(text);
+    relabelled.metadata = { tenant: 'mallory' };
+    expect(await codeOf(openContinuation(relabelled, { secret: FIXTURE_SEAL_SECRET }))).toBe('SEAL_MISMATCH');
   });
 });
