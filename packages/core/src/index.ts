@@ -88,7 +88,9 @@ export {
   type ToolMessage,
   type ToolResultPart,
   textOf,
+  toolCallIdsIn,
   toolCallsOf,
+  uniqueToolCallIds,
   type UserMessage,
 } from './messages';
 export type { ModelPort, ModelRequest, ModelResponse, ModelStreamEvent, ToolSpec } from './model';
