@@ -1,23 +1,55 @@
 /**
  * `continuable()`: an existing `ToolLoopAgent`, or the settings of a `generateText` call, as a
- * continuable agent. The core's engine drives the loop; the AI SDK makes each model step.
+ * continuable agent. The core's engine drives the loop; the AI SDK makes each model step. Every
+ * setting is honoured, mapped (`stopWhen` becomes a suspension, `output` the parsed result,
+ * `prepareCall` runs per run and per resume) or refused when the agent is wrapped.
  */
 import {
   type AgentStream,
+  type AgentStreamEvent,
   type ContinuableAgent,
   type Continuation,
   ContinuationError,
   createContinuableAgent,
   type Decisions,
   type EngineAgent,
+  isContinuationError,
+  parseContinuation,
   type RunOptions,
   type RunResult,
+  STREAMS_RUNS,
   type SuspendWhen,
+  textOf,
+  toPredicates,
 } from '@agent-continuations/core';
 import type { ModelMessage, Tool } from 'ai';
-import { type AnySettings, agentSettings, instructionsOf, isSdkAgent } from './compat';
-import { toNeutralMessages } from './messages';
+import {
+  callOptionsOf,
+  keepingCallOptions,
+  prepareCall,
+  preparesCalls,
+  withCallOptions,
+} from './call-options';
+import {
+  type AnySettings,
+  agentSettings,
+  instructionsOf,
+  isSdkAgent,
+  onFinishOf,
+  outputOf,
+  stopConditionsOf,
+} from './compat';
+import { toModelMessages, toNeutralMessages } from './messages';
 import { createModelPort } from './model-port';
+import {
+  type ContinuableGenerateResult,
+  type ContinuableStream,
+  continuableStream,
+  generateResult,
+  type ResultContext,
+} from './sdk-results';
+import { checkCallParameters, checkSettings } from './settings';
+import { finishEvent, stepsOf, stopWhenPredicate } from './steps';
 import { toEngineTools } from './tools';
 
 /** Options of {@link continuable}. */
@@ -32,6 +64,8 @@ export interface ContinuableOptions {
   onReject?: 'continue' | 'end';
   /** A tool that throws: its message goes to the model (default), or the run throws. */
   toolErrors?: 'model' | 'throw';
+  /** The engine's step limit per `run` / `resume` (predicate `maxSteps`); the core's default otherwise. */
+  maxSteps?: number;
 }
 
 /** A run's input: a prompt, or an AI SDK conversation. */
@@ -42,12 +76,52 @@ export type VercelStreamInput =
   | VercelAgentInput
   | { continuation: Continuation | string; decisions?: Decisions };
 
-/** A continuable AI SDK agent. */
-export interface VercelContinuableAgent extends ContinuableAgent<VercelAgentInput, string> {
+/** Options of `run`, `resume` and `stream`: the core's, and the agent's call options. */
+export interface VercelRunOptions<CallOptions = unknown> extends RunOptions {
+  /** The call options of a `ToolLoopAgent` with `callOptionsSchema` / `prepareCall` (`run` and `stream` of a new input). */
+  options?: CallOptions;
+}
+
+/** The parameters of the SDK's `agent.generate()` / `agent.stream()`. */
+export type SdkCallParameters<CallOptions = unknown> = (
+  | { prompt: VercelAgentInput }
+  | { messages: ModelMessage[] }
+) & {
+  options?: CallOptions;
+  abortSignal?: AbortSignal;
+  onStepFinish?: (step: never) => unknown;
+  experimental_transform?: unknown;
+  timeout?: unknown;
+};
+
+/** A continuable AI SDK agent: the core's protocol, plus the SDK's `generate` / `stream` shapes. */
+export interface VercelContinuableAgent<Output = string, CallOptions = unknown>
+  extends ContinuableAgent<VercelAgentInput, Output> {
   readonly framework: 'vercel-ai';
-  /** Run or resume while yielding text deltas and tool events; the last event carries the result. */
-  stream(input: VercelStreamInput, options?: RunOptions): AgentStream<string>;
-  checkDecisions(continuation: Continuation, decisions: Decisions): Promise<void>;
+  /** As on a `ToolLoopAgent` (what `createAgentUIStreamResponse` reads): */
+  readonly version: 'agent-v1';
+  readonly id: string | undefined;
+  readonly tools: Record<string, Tool>;
+  run(input: VercelAgentInput, options?: VercelRunOptions<CallOptions>): Promise<RunResult<Output>>;
+  resume(
+    continuation: Continuation | string,
+    decisions?: Decisions,
+    options?: RunOptions,
+  ): Promise<RunResult<Output>>;
+  /**
+   * Run or resume while yielding text deltas and tool events; the last event carries the result.
+   * The stream has the SDK's members too (`textStream`, `text`, `toUIMessageStream()`, ...).
+   */
+  stream(input: VercelStreamInput, options?: VercelRunOptions<CallOptions>): ContinuableStream<Output>;
+  /** The SDK's `agent.stream({ prompt | messages, options, abortSignal })`, as `createAgentUIStreamResponse` calls it. */
+  stream(parameters: SdkCallParameters<CallOptions>): Promise<ContinuableStream<Output>>;
+  /** The SDK's `agent.generate({ prompt | messages, options, abortSignal })`; `result` holds the run's result. */
+  generate(parameters: SdkCallParameters<CallOptions>): Promise<ContinuableGenerateResult<Output>>;
+  checkDecisions(
+    continuation: Continuation,
+    decisions: Decisions,
+    options?: Pick<RunOptions, 'allowChangedAgent'>,
+  ): Promise<void>;
 }
 
 /** The settings `continuable()` reads: those of `generateText`, or of a `ToolLoopAgent`. */
@@ -55,7 +129,8 @@ export type ContinuableSettings = { model: unknown; tools?: Record<string, Tool>
 
 /**
  * Make an AI SDK agent continuable: it suspends for approvals, human input, suspended sub-agents
- * and predicates, and resumes from the JSON continuation in any process.
+ * and predicates (its `stopWhen` among them), and resumes from the JSON continuation in any
+ * process. A setting it cannot honour is refused here, with a `ContinuationError`.
  *
  * @example
  * ```ts
@@ -71,10 +146,10 @@ export type ContinuableSettings = { model: unknown; tools?: Record<string, Tool>
  * }
  * ```
  */
-export function continuable(
+export function continuable<Output = any, CallOptions = any>(
   agentOrSettings: { version: 'agent-v1' } | ContinuableSettings,
   options: ContinuableOptions,
-): VercelContinuableAgent {
+): VercelContinuableAgent<Output, CallOptions> {
   if (typeof options?.name !== 'string' || options.name.length === 0) {
     throw new ContinuationError('INVALID_OPERATION', 'continuable() needs options.name, a non-empty string.');
   }
@@ -84,10 +159,268 @@ export function continuable(
       'continuable() takes a ToolLoopAgent or generateText settings.',
     );
   }
-  const settings: AnySettings = isSdkAgent(agentOrSettings)
-    ? agentSettings(agentOrSettings)
-    : agentOrSettings;
+  const isAgent = isSdkAgent(agentOrSettings);
+  const settings: AnySettings = isAgent ? agentSettings(agentOrSettings) : agentOrSettings;
+  checkSettings(settings, isAgent ? 'ToolLoopAgent' : 'generateText');
+  checkTools(settings);
   if (!settings.model) throw new ContinuationError('INVALID_OPERATION', 'The agent settings have no model.');
+
+  const engineFor = async (effective: AnySettings): Promise<EngineAgent> => {
+    const stopWhen = stopWhenPredicate(effective, isAgent);
+    return createContinuableAgent({
+      name: options.name,
+      framework: 'vercel-ai',
+      ...(options.description === undefined ? {} : { description: options.description }),
+      ...fingerprintInstructions(instructionsOf(effective)),
+      model: createModelPort(effective),
+      tools: await toEngineTools(effective),
+      suspendWhen: [...toPredicates(options.suspendWhen), ...(stopWhen ? [stopWhen] : [])],
+      ...(options.onReject === undefined ? {} : { onReject: options.onReject }),
+      ...(options.toolErrors === undefined ? {} : { toolErrors: options.toolErrors }),
+      ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    });
+  };
+  let shared: Promise<EngineAgent> | undefined;
+  const sharedEngine = () => {
+    shared ??= engineFor(settings);
+    return shared;
+  };
+
+  /** The settings and engine of one run or resume, with the call options it keeps. */
+  interface Prepared {
+    effective: AnySettings;
+    engine: EngineAgent;
+    input?: VercelAgentInput;
+    callOptions: unknown;
+    context: ResultContext;
+  }
+
+  const prepare = async (
+    callOptions: unknown,
+    prompt: { prompt: VercelAgentInput } | { messages: ModelMessage[] },
+    segmentStart: number,
+    extra: AnySettings = {},
+  ): Promise<Prepared> => {
+    const perCall = Object.values(extra).some((value) => value !== undefined);
+    if (!preparesCalls(settings)) {
+      const effective = perCall ? { ...settings, ...extra } : settings;
+      return {
+        effective,
+        engine: await (perCall ? engineFor(effective) : sharedEngine()),
+        callOptions: undefined,
+        context: { settings: effective, segmentStart },
+      };
+    }
+    const prepared = await prepareCall(
+      settings,
+      callOptions,
+      prompt,
+      isAgent ? stopConditionsOf(settings, true) : undefined,
+    );
+    checkSettings(prepared.settings, isAgent ? 'ToolLoopAgent' : 'generateText');
+    checkTools(prepared.settings);
+    const effective = { ...prepared.settings, ...withoutUndefined(extra) };
+    return {
+      effective,
+      engine: await engineFor(effective),
+      ...(prepared.prompt === undefined ? {} : { input: prepared.prompt }),
+      callOptions,
+      context: { settings: effective, segmentStart },
+    };
+  };
+
+  /** What a completed run becomes: the parsed `output`, after `onFinish` saw the SDK's event. */
+  const finish = async (result: RunResult<string>, prepared: Prepared): Promise<RunResult<Output>> => {
+    if (result.status === 'suspended') withCallOptions(result.continuation, prepared.callOptions);
+    if (result.status !== 'completed') return result as RunResult<Output>;
+    const { effective, context } = prepared;
+    const steps = stepsOf(result.messages, result.step - context.segmentStart, effective);
+    const spec = outputOf(effective);
+    const last = steps.at(-1);
+    const output = spec
+      ? await spec.parseCompleteOutput(
+          { text: textOf(result.messages[result.messages.length - 1]) },
+          {
+            response: (last?.response ?? {}) as Record<string, unknown>,
+            usage: last?.usage ?? {},
+            finishReason: last?.finishReason ?? 'stop',
+          },
+        )
+      : result.output;
+    await onFinishOf(effective)?.(finishEvent(steps, effective));
+    return { ...result, output: output as Output };
+  };
+
+  const keepOnError = (prepared: Prepared) => (error: unknown) => {
+    if (isContinuationError(error) && error.continuation)
+      withCallOptions(error.continuation, prepared.callOptions);
+    throw error;
+  };
+
+  const start = async (
+    input: VercelAgentInput,
+    runOptions: VercelRunOptions<CallOptions> = {},
+    extra?: AnySettings,
+  ) => {
+    const { options: callOptions, ...rest } = runOptions;
+    const prepared = await prepare(callOptions, { prompt: input }, 0, extra);
+    return { prepared, input: prepared.input ?? input, runOptions: keepingCallOptions(rest, callOptions) };
+  };
+
+  const resumeWith = async (
+    continuation: Continuation | string,
+    runOptions: RunOptions = {},
+    extra?: AnySettings,
+  ) => {
+    const parsed = parseContinuation(continuation);
+    const callOptions = callOptionsOf(parsed);
+    const prepared = await prepare(
+      callOptions,
+      { messages: toModelMessages(parsed.messages) },
+      parsed.step,
+      extra,
+    );
+    return { prepared, parsed, runOptions: keepingCallOptions(runOptions, callOptions) };
+  };
+
+  const run = async (
+    input: VercelAgentInput,
+    runOptions?: VercelRunOptions<CallOptions>,
+    extra?: AnySettings,
+  ) => {
+    const started = await start(input, runOptions, extra);
+    const result = await started.prepared.engine
+      .run(toNeutralInput(started.input), started.runOptions)
+      .catch(keepOnError(started.prepared));
+    return { result: await finish(result, started.prepared), context: started.prepared.context };
+  };
+
+  const stream = (
+    input: VercelStreamInput,
+    runOptions: VercelRunOptions<CallOptions> = {},
+    extra?: AnySettings,
+  ): ContinuableStream<Output> => {
+    const begun = (async () => {
+      if (typeof input === 'string' || Array.isArray(input)) {
+        const started = await start(input, runOptions, extra);
+        return {
+          prepared: started.prepared,
+          inner: started.prepared.engine.stream(toNeutralInput(started.input), started.runOptions),
+        };
+      }
+      const { options: _callOptions, ...rest } = runOptions;
+      const resumed = await resumeWith(input.continuation, rest, extra);
+      return {
+        prepared: resumed.prepared,
+        inner: resumed.prepared.engine.stream(
+          { continuation: resumed.parsed, ...(input.decisions ? { decisions: input.decisions } : {}) },
+          resumed.runOptions,
+        ),
+      };
+    })();
+    const result = begun.then(({ inner, prepared }) =>
+      inner.result.catch(keepOnError(prepared)).then((done) => finish(done, prepared)),
+    );
+    result.catch(() => {});
+    const events: AgentStream<Output> = {
+      result,
+      async *[Symbol.asyncIterator]() {
+        const { inner } = await begun;
+        for await (const event of inner) {
+          if (event.type === 'result' && !event.path) yield { type: 'result', result: await result };
+          else yield event as AgentStreamEvent<Output>;
+        }
+      },
+    };
+    return continuableStream(
+      events,
+      begun.then(({ prepared }) => prepared.context),
+    );
+  };
+
+  /** The SDK's call parameters as this adapter's input, run options and per-call settings. */
+  const fromSdk = (parameters: SdkCallParameters<CallOptions>) => {
+    checkCallParameters(parameters as Record<string, unknown>);
+    const input =
+      'prompt' in parameters && parameters.prompt !== undefined
+        ? parameters.prompt
+        : (parameters as { messages: ModelMessage[] }).messages;
+    const runOptions: VercelRunOptions<CallOptions> = {
+      ...(parameters.options === undefined ? {} : { options: parameters.options }),
+      ...(parameters.abortSignal ? { signal: parameters.abortSignal } : {}),
+    };
+    const own = settings.onStepFinish as ((step: unknown) => unknown) | undefined;
+    const extra: AnySettings = parameters.onStepFinish
+      ? {
+          onStepFinish: async (step: unknown) => {
+            await own?.(step);
+            await parameters.onStepFinish!(step as never);
+          },
+        }
+      : {};
+    return { input, runOptions, extra };
+  };
+
+  const agent = {
+    name: options.name,
+    framework: 'vercel-ai' as const,
+    version: 'agent-v1' as const,
+    id: settings.id as string | undefined,
+    tools: (settings.tools ?? {}) as Record<string, Tool>,
+    ...(options.description === undefined ? {} : { description: options.description }),
+    [STREAMS_RUNS]: true as const,
+    run: async (input: VercelAgentInput, runOptions?: VercelRunOptions<CallOptions>) =>
+      (await run(input, runOptions)).result,
+    resume: async (continuation: Continuation | string, decisions?: Decisions, runOptions?: RunOptions) => {
+      const resumed = await resumeWith(continuation, runOptions);
+      const result = await resumed.prepared.engine
+        .resume(resumed.parsed, decisions, resumed.runOptions)
+        .catch(keepOnError(resumed.prepared));
+      return finish(result, resumed.prepared);
+    },
+    checkDecisions: async (
+      continuation: Continuation,
+      decisions: Decisions,
+      checkOptions?: Pick<RunOptions, 'allowChangedAgent'>,
+    ) => {
+      const resumed = await resumeWith(continuation);
+      await resumed.prepared.engine.checkDecisions(continuation, decisions, checkOptions);
+    },
+    generate: async (parameters: SdkCallParameters<CallOptions>) => {
+      const { input, runOptions, extra } = fromSdk(parameters);
+      const { result, context } = await run(input, runOptions, extra);
+      return generateResult(result, context);
+    },
+    stream(
+      input: VercelStreamInput | SdkCallParameters<CallOptions>,
+      runOptions?: VercelRunOptions<CallOptions>,
+    ) {
+      if (isSdkParameters(input)) {
+        try {
+          const sdk = fromSdk(input);
+          return Promise.resolve(stream(sdk.input, sdk.runOptions, sdk.extra));
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      }
+      return stream(input, runOptions);
+    },
+  };
+  return agent as unknown as VercelContinuableAgent<Output, CallOptions>;
+}
+
+/** The SDK's `{ prompt }` / `{ messages }` parameters, as opposed to this adapter's inputs. */
+function isSdkParameters(input: unknown): input is SdkCallParameters {
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    !Array.isArray(input) &&
+    !('continuation' in input) &&
+    ('prompt' in input || 'messages' in input)
+  );
+}
+
+function checkTools(settings: AnySettings): void {
   for (const [name, tool] of Object.entries(settings.tools ?? {})) {
     if (typeof tool !== 'object' || tool === null || !('inputSchema' in tool)) {
       throw new ContinuationError(
@@ -96,52 +429,10 @@ export function continuable(
       );
     }
   }
+}
 
-  let engine: Promise<EngineAgent> | undefined;
-  const getEngine = () => {
-    engine ??= toEngineTools(settings).then((tools) =>
-      createContinuableAgent({
-        name: options.name,
-        framework: 'vercel-ai',
-        ...(options.description === undefined ? {} : { description: options.description }),
-        ...fingerprintInstructions(instructionsOf(settings)),
-        model: createModelPort(settings),
-        tools,
-        ...(options.suspendWhen === undefined ? {} : { suspendWhen: options.suspendWhen }),
-        ...(options.onReject === undefined ? {} : { onReject: options.onReject }),
-        ...(options.toolErrors === undefined ? {} : { toolErrors: options.toolErrors }),
-      }),
-    );
-    return engine;
-  };
-
-  return {
-    name: options.name,
-    framework: 'vercel-ai',
-    ...(options.description === undefined ? {} : { description: options.description }),
-    run: async (input, runOptions) => (await getEngine()).run(toNeutralInput(input), runOptions),
-    resume: async (continuation, decisions, runOptions): Promise<RunResult<string>> =>
-      (await getEngine()).resume(continuation, decisions, runOptions),
-    checkDecisions: async (continuation, decisions) =>
-      (await getEngine()).checkDecisions(continuation, decisions),
-    stream(input, runOptions) {
-      const inner = getEngine().then((agent) =>
-        agent.stream(
-          typeof input === 'string' || Array.isArray(input) ? toNeutralInput(input) : input,
-          runOptions,
-        ),
-      );
-      const result = inner.then((stream) => stream.result);
-      // The iterator reports failures; an unobserved `result` must not crash the process.
-      result.catch(() => {});
-      return {
-        result,
-        async *[Symbol.asyncIterator]() {
-          yield* await inner;
-        },
-      };
-    },
-  };
+function withoutUndefined(values: AnySettings): AnySettings {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
 
 function toNeutralInput(input: VercelAgentInput) {

@@ -63,8 +63,8 @@ export function approvalScenarios(harness: ConformanceHarness, skip: Skip): void
       expect(String(done.output)).toContain('bob is not a customer');
     });
 
-    it('runs an approved call with edited arguments and audits the edit', async () => {
-      if (skip('editArgs')) return;
+    it('runs an approved call with edited arguments and audits the edit', async (ctx) => {
+      skip('editArgs', ctx);
       const counts: Counts = {};
       const ran: JsonValue[] = [];
       const agent = await harness.createAgent(spec(counts, ran, { calls: 0 }));
@@ -139,8 +139,8 @@ export function approvalScenarios(harness: ConformanceHarness, skip: Skip): void
       expect(counts.transfer ?? 0).toBe(0);
     });
 
-    it('ends the run as rejected when configured to', async () => {
-      if (skip('rejectEnd')) return;
+    it('ends the run as rejected when configured to', async (ctx) => {
+      skip('rejectEnd', ctx);
       const counts: Counts = {};
       const agent = await harness.createAgent({ ...spec(counts, [], { calls: 0 }), onReject: 'end' });
       const first = suspended(await agent.run('Send 50 to bob'));

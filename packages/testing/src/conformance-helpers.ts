@@ -12,8 +12,14 @@ import {
 import { expect } from 'vitest';
 import type { ConformanceHarness } from './conformance-harness';
 
-/** True when the harness declared the feature unsupported. */
-export type Skip = (feature: keyof NonNullable<ConformanceHarness['unsupported']>) => boolean;
+/**
+ * True when the harness declared the feature unsupported. Given the test's context, it skips the
+ * test visibly (with the harness's reason) instead of returning true.
+ */
+export type Skip = (
+  feature: keyof NonNullable<ConformanceHarness['unsupported']>,
+  context?: { skip(condition: boolean, note?: string): void },
+) => boolean;
 
 export function suspended<O>(result: RunResult<O>): SuspendedResult {
   if (result.status !== 'suspended')

@@ -10,8 +10,8 @@ import { completed, rejects, type Skip, suspended, throughText } from './conform
 
 export function inputScenarios(harness: ConformanceHarness, skip: Skip): void {
   describe('human input', () => {
-    it('a human tool suspends and the answer becomes its result', async () => {
-      if (skip('humanTool')) return;
+    it('a human tool suspends and the answer becomes its result', async (ctx) => {
+      skip('humanTool', ctx);
       const agent = await harness.createAgent({
         name: 'planner',
         instructions: 'Ask the manager when unsure.',
@@ -45,8 +45,8 @@ export function inputScenarios(harness: ConformanceHarness, skip: Skip): void {
       expect(String(done.output)).toContain('ask_manager={"answer":"Q3"}');
     });
 
-    it('ctx.requestInput suspends; the tool runs again and its side effect happens once', async () => {
-      if (skip('requestInput')) return;
+    it('ctx.requestInput suspends; the tool runs again and its side effect happens once', async (ctx) => {
+      skip('requestInput', ctx);
       const counts: Counts = {};
       const spec = {
         name: 'payer',

@@ -36,8 +36,8 @@ export function predicateScenarios(harness: ConformanceHarness, skip: Skip): voi
       },
     ];
     for (const testCase of predicateCases) {
-      it(`${testCase.label} suspends with no pending actions, and resumes with no decisions`, async () => {
-        if (skip('predicates')) return;
+      it(`${testCase.label} suspends with no pending actions, and resumes with no decisions`, async (ctx) => {
+        skip('predicates', ctx);
         const counts: Counts = {};
         const spec = { ...looping(counts), suspendWhen: testCase.make() };
         let result = await (await harness.createAgent(spec)).run('go');
@@ -59,8 +59,8 @@ export function predicateScenarios(harness: ConformanceHarness, skip: Skip): voi
       });
     }
 
-    it('onAbort(signal) suspends at the next step boundary', async () => {
-      if (skip('predicates')) return;
+    it('onAbort(signal) suspends at the next step boundary', async (ctx) => {
+      skip('predicates', ctx);
       const counts: Counts = {};
       const shutdown = new AbortController();
       const base = looping(counts);

@@ -10,6 +10,7 @@ import { inputScenarios } from './conformance-input';
 import { nestingScenarios } from './conformance-nesting';
 import { predicateScenarios } from './conformance-predicates';
 import { storeScenarios } from './conformance-stores';
+import { subagentScenarios } from './conformance-subagents';
 import { turnScenarios } from './conformance-turns';
 
 /**
@@ -24,7 +25,11 @@ import { turnScenarios } from './conformance-turns';
  * ```
  */
 export function runConformanceSuite(harness: ConformanceHarness): void {
-  const skip: Skip = (feature) => harness.unsupported?.[feature] !== undefined;
+  const skip: Skip = (feature, context) => {
+    const reason = harness.unsupported?.[feature];
+    context?.skip(reason !== undefined, `${harness.name}: ${reason}`);
+    return reason !== undefined;
+  };
 
   describe(`conformance: ${harness.name}`, () => {
     afterEach(async () => {
@@ -33,6 +38,7 @@ export function runConformanceSuite(harness: ConformanceHarness): void {
     approvalScenarios(harness, skip);
     inputScenarios(harness, skip);
     nestingScenarios(harness, skip);
+    subagentScenarios(harness, skip);
     turnScenarios(harness, skip);
     predicateScenarios(harness, skip);
     storeScenarios(harness, skip);
