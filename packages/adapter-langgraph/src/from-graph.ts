@@ -20,7 +20,6 @@ import {
   type Message,
   parseContinuation,
   type RunOptions,
-  type RunResult,
   type SuspendWhen,
   splitActionId,
   type ToolDefinition,
@@ -34,7 +33,14 @@ import { type GraphState, importState } from './graph-state';
 import { type OwnResume, ownResume, resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
 import { PrivateSaver } from './private-saver';
-import { type GraphHandle, type RunContext, runSegment, type SegmentInput } from './run-graph';
+import {
+  type GraphHandle,
+  type GraphRunOptions,
+  type GraphRunResult,
+  type RunContext,
+  runSegment,
+  type SegmentInput,
+} from './run-graph';
 import { toolDefinition } from './tool-definition';
 import { guardToolNodes } from './tool-guard';
 
@@ -58,8 +64,18 @@ export interface FromGraphOptions {
   onReject?: 'continue' | 'end';
 }
 
-/** A wrapped graph: a {@link ContinuableAgent} whose runs are LangGraph runs. */
+/**
+ * A wrapped graph: a {@link ContinuableAgent} whose runs are LangGraph runs. `run` and `resume`
+ * also take LangGraph's run config (`configurable`, `context`), and a completed result also
+ * carries the graph's final `state` and its `structuredResponse`.
+ */
 export interface GraphAgent extends ContinuableAgent<string | Message[], string> {
+  run(input: string | Message[], options?: GraphRunOptions): Promise<GraphRunResult>;
+  resume(
+    continuation: Continuation | string,
+    decisions?: Decisions,
+    options?: GraphRunOptions,
+  ): Promise<GraphRunResult>;
   /** The fingerprint continuations of this agent carry: its tool names and schemas. */
   fingerprint(): Promise<string>;
 }
@@ -98,6 +114,15 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   const nodeNames = Object.keys(handle.nodes).sort();
   const messagesKey = options.messagesKey ?? 'messages';
   const channels = (handle as { channels?: Record<string, unknown> }).channels ?? {};
+  if (!(messagesKey in channels)) {
+    // Input and output go through the messages channel: without it a run would drop its input.
+    const known = Object.keys(channels).filter((name) => !name.startsWith('__') && !name.includes(':'));
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `The graph has no "${messagesKey}" channel, which fromGraph reads and writes the conversation through (its channels: ${known.join(', ') || 'none'}). Add a messages channel (e.g. MessagesAnnotation), or name yours with the \`messagesKey\` option.`,
+      { details: { messagesKey, channels: known } },
+    );
+  }
   const keepHistory = Object.values(channels).some((channel) => channel instanceof DeltaChannel);
   const predicates = toPredicates(options.suspendWhen);
   const tools = new Map<string, ToolDefinition>();
@@ -124,7 +149,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     ...extra,
   });
 
-  async function run(input: string | Message[], runOptions: RunOptions = {}): Promise<RunResult<string>> {
+  async function run(input: string | Message[], runOptions: GraphRunOptions = {}): Promise<GraphRunResult> {
     const context: RunContext = {
       runId: runOptions.runId ?? crypto.randomUUID(),
       agent: { name: options.name, framework: 'langgraph', fingerprint: await getFingerprint() },
@@ -147,8 +172,8 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   async function resume(
     raw: Continuation | string,
     decisions: Decisions = {},
-    runOptions: RunOptions = {},
-  ): Promise<RunResult<string>> {
+    runOptions: GraphRunOptions = {},
+  ): Promise<GraphRunResult> {
     const continuation = parseContinuation(raw);
     await resumable(continuation, runOptions);
     await checkDecisions(continuation, decisions, tools);
@@ -218,8 +243,8 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     decided: Map<string, Decision>,
     children: Children,
     fromPredicate: boolean,
-    runOptions: RunOptions,
-  ): Promise<RunResult<string>> {
+    runOptions: GraphRunOptions,
+  ): Promise<GraphRunResult> {
     const saver = new PrivateSaver(keepHistory);
     const messages = toLangChainMessages(ownExtrasOnly(continuation.messages));
     const waiting = toolCallsOf(continuation.messages.at(-1)).length > 0;

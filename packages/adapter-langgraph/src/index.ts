@@ -5,6 +5,7 @@
 export { type FromGraphOptions, fromGraph, type GraphAgent } from './from-graph';
 export type { GraphState, InterruptRef } from './graph-state';
 export { fromLangChainMessages, toLangChainMessages } from './messages';
+export type { GraphCompletedResult, GraphRunOptions, GraphRunResult } from './run-graph';
 export { getToolContext, type LangGraphToolContext } from './tool-context';
 export {
   type AgentToolOptions,

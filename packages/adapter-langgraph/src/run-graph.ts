@@ -6,6 +6,7 @@ import {
   type AgentRef,
   type AuditEntry,
   addUsage,
+  type CompletedResult,
   type Continuation,
   ContinuationError,
   type DoneEntry,
@@ -50,6 +51,28 @@ interface StateSnapshotLike extends SnapshotLike {
   next: readonly string[];
 }
 
+/** Options of a wrapped graph's `run` and `resume`: the core's, plus LangGraph's run config. */
+export interface GraphRunOptions extends RunOptions {
+  /**
+   * LangGraph's `config.configurable` for this call (user ids, thread settings): nodes and tools
+   * read it as they do natively. Not stored in the continuation: pass it again to `resume`.
+   */
+  configurable?: Record<string, unknown>;
+  /** LangGraph's runtime `context` for this call (graphs with a `contextSchema`); pass it again to `resume`. */
+  context?: unknown;
+}
+
+/** A completed run of a wrapped graph: the core's result plus the graph's own final state. */
+export interface GraphCompletedResult extends CompletedResult<string> {
+  /** The graph's final state, every channel, as LangGraph's `invoke` returns it. */
+  state: Record<string, unknown>;
+  /** `createReactAgent`'s (or any graph's) `structuredResponse` channel, with `responseFormat`. */
+  structuredResponse?: unknown;
+}
+
+/** What a wrapped graph's `run` and `resume` return. */
+export type GraphRunResult = GraphCompletedResult | Exclude<RunResult<string>, { status: 'completed' }>;
+
 /** The run facts that carry over between segments. */
 export interface RunContext {
   runId: string;
@@ -87,8 +110,8 @@ export async function runSegment(
   handle: GraphHandle,
   context: RunContext,
   segment: SegmentInput,
-  options: RunOptions,
-): Promise<RunResult<string>> {
+  options: GraphRunOptions,
+): Promise<GraphRunResult> {
   const counter = new ModelCallCounter();
   const capture: Capture = { results: new Map(), interrupted: new Map() };
   const done: Record<string, ToolResultPart> = {};
@@ -109,6 +132,8 @@ export async function runSegment(
   counter.onSettled = () => control.prepare();
   await control.prepare();
   const configurable = {
+    // The caller's own run config first: the adapter's keys (thread, checkpointer) are its own.
+    ...options.configurable,
     thread_id: segment.threadId,
     __pregel_checkpointer: segment.saver,
     // LangGraph's own strict mode as well: a resume value for an interrupt that is not pending fails.
@@ -124,6 +149,7 @@ export async function runSegment(
     callbacks: [counter],
     control,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.context === undefined ? {} : { context: options.context }),
     ...(segment.recursionLimit ? { recursionLimit: segment.recursionLimit } : {}),
   };
   let failure: { error: unknown } | undefined;
@@ -201,6 +227,11 @@ export async function runSegment(
       usage,
       step,
       decisions: context.audit,
+      // The graph's own final state (every channel), as LangGraph's invoke returns it.
+      state: snapshot.values,
+      ...('structuredResponse' in snapshot.values
+        ? { structuredResponse: snapshot.values.structuredResponse }
+        : {}),
     };
     await options.onEvent?.({ type: 'complete', runId: context.runId, output, messages, usage });
     return result;

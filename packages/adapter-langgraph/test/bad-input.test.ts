@@ -52,8 +52,9 @@ describe('bad input: a typed error, and nothing runs', () => {
     ['a newer version', () => ({ ...saved, version: 99 }), 'UNSUPPORTED_VERSION'],
     ['a missing field', () => ({ ...saved, messages: undefined }), 'INVALID_CONTINUATION'],
     [
+      // In the format's own objects; inside the user's metadata such a key is data (core codec).
       'a prototype key',
-      () => serializeContinuation(saved).replace('"metadata":{}', '"metadata":{"__proto__":{"x":1}}'),
+      () => serializeContinuation(saved).replace('"usage":{', '"usage":{"__proto__":{"x":1},'),
       'UNSAFE_KEY',
     ],
     ['another agent', () => saved, 'AGENT_MISMATCH', { name: 'payroll' }],
