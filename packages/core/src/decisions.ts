@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { listActions, splitActionId } from './actions';
 import { ContinuationError } from './errors';
 import type { AuditEntry, Continuation } from './format';
-import { jsonValueSchema } from './json';
+import { checkJson, jsonPath, jsonValueSchema, quote } from './json';
 import type { Decision, Decisions } from './protocol';
 import type { ToolDefinition } from './tools';
 import { validateArgs } from './turn';
@@ -40,46 +40,58 @@ export async function checkDecisions(
   tools: ReadonlyMap<string, ToolDefinition>,
   options: { allowChangedAgent?: boolean } = {},
 ): Promise<void> {
-  if (typeof decisions !== 'object' || decisions === null || Array.isArray(decisions)) {
-    throw new ContinuationError('INVALID_DECISION', 'Decisions must be an object keyed by action id.');
-  }
+  checkDecisionsShape(decisions);
   const actions = new Map(listActions(continuation).map((action) => [action.id, action]));
-  const nested = new Map<string, Decisions>();
+  // Keyed by tool-call id, grouped into null-prototype objects: an id segment such as
+  // `__proto__` (the model chose it) is a key like any other, and its decision is checked.
+  const nested = new Map<string, Record<string, Decision>>();
   for (const [id, raw] of Object.entries(decisions)) {
     const action = actions.get(id);
     if (!action) {
-      const pending = [...actions.keys()].join(', ') || 'none';
+      const pending = [...actions.keys()];
+      const listed = pending
+        .slice(0, 10)
+        .map((each) => quote(each, 60))
+        .join(', ');
       throw new ContinuationError(
         'UNKNOWN_ACTION',
-        `No pending action has the id "${id}" (pending: ${pending}).`,
-        {
-          details: { id, pending: [...actions.keys()] },
-        },
+        `No pending action has the id ${quote(id)} (pending: ${listed || 'none'}${pending.length > 10 ? ', …' : ''}).`,
+        { path: jsonPath([id]), details: { id: id.length > 200 ? `${id.slice(0, 200)}…` : id, pending } },
       );
     }
     const parsed = decisionSchema.safeParse(raw);
     if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const where = jsonPath([id, ...issue.path]);
       throw new ContinuationError(
         'INVALID_DECISION',
-        `Decision for "${id}" is invalid: ${z.prettifyError(parsed.error)}`,
+        `Decision for ${quote(id)} is invalid at ${where}: ${explainIssue(issue)}.`,
         {
-          details: parsed.error.issues,
+          path: where,
+          details: parsed.error.issues
+            .slice(0, 10)
+            .map((each) => ({ code: each.code, path: jsonPath([id, ...each.path]) })),
         },
       );
     }
-    const decision = parsed.data;
+    // The checked input, not the schema's output: that would drop `__proto__` keys of the arguments.
+    const decision = raw as Decision;
     const fits = action.kind === 'approval' ? decision.type !== 'input' : decision.type !== 'approve';
     if (!fits) {
       throw new ContinuationError(
         'WRONG_DECISION_KIND',
-        `Action "${id}" is ${action.kind === 'approval' ? 'an approval: decide approve or reject' : 'an input request: answer with input, or reject'}, not "${decision.type}".`,
+        `Action ${quote(id)} is ${action.kind === 'approval' ? 'an approval: decide approve or reject' : 'an input request: answer with input, or reject'}, not "${decision.type}".`,
+        { path: jsonPath([id, 'type']) },
       );
     }
     const { head, rest } = splitActionId(id);
     if (rest !== undefined) {
-      const group = nested.get(head) ?? {};
+      let group = nested.get(head);
+      if (!group) {
+        group = Object.create(null) as Record<string, Decision>;
+        nested.set(head, group);
+      }
       group[rest] = decision;
-      nested.set(head, group);
       continue;
     }
     const tool = tools.get(action.toolName);
@@ -89,7 +101,8 @@ export async function checkDecisions(
       if (!checked.ok) {
         throw new ContinuationError(
           'INVALID_ARGS',
-          `Edited arguments for "${tool.name}" (action "${id}") are invalid: ${checked.message}`,
+          `Edited arguments for ${quote(tool.name)} (action ${quote(id)}) are invalid: ${clip(checked.message)}`,
+          { path: jsonPath([id, 'args']) },
         );
       }
     }
@@ -98,7 +111,8 @@ export async function checkDecisions(
       if (!checked.ok) {
         throw new ContinuationError(
           'INVALID_INPUT',
-          `The answer for "${tool.name}" (action "${id}") is invalid: ${checked.message}`,
+          `The answer for ${quote(tool.name)} (action ${quote(id)}) is invalid: ${clip(checked.message)}`,
+          { path: jsonPath([id, 'value']) },
         );
       }
     }
@@ -109,6 +123,41 @@ export async function checkDecisions(
     const agent = tools.get(entry.toolName)?.agent;
     await agent?.checkDecisions?.(entry.child, group, options);
   }
+}
+
+/**
+ * Decisions are untrusted input: a plain object keyed by action id, JSON throughout, no deeper
+ * than a continuation may be (every key, `__proto__` included, is data).
+ */
+function checkDecisionsShape(decisions: unknown): void {
+  const prototype =
+    typeof decisions === 'object' && decisions !== null ? Object.getPrototypeOf(decisions) : undefined;
+  if (Array.isArray(decisions) || (prototype !== Object.prototype && prototype !== null)) {
+    throw new ContinuationError(
+      'INVALID_DECISION',
+      `Decisions must be an object keyed by action id, not ${Array.isArray(decisions) ? 'an array' : decisions === null ? 'null' : typeof decisions === 'object' ? 'a non-plain object' : `a ${typeof decisions}`}.`,
+      { path: '$' },
+    );
+  }
+  checkJson(decisions, { code: 'INVALID_DECISION', what: 'Decisions' });
+}
+
+function explainIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_union') {
+    const options = (issue as { options?: unknown[] }).options;
+    if (options?.length)
+      return `expected one of ${options.map((option) => quote(String(option), 40)).join(', ')}`;
+  }
+  if (issue.code === 'unrecognized_keys')
+    return `unknown key ${issue.keys
+      .slice(0, 5)
+      .map((key) => quote(key, 40))
+      .join(', ')}`;
+  return clip(issue.message.replace(/^Invalid input: /, ''));
+}
+
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /**
