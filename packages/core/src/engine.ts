@@ -9,7 +9,14 @@ import { ContinuationError, ModelCallError } from './errors';
 import { fingerprintAgent } from './fingerprint';
 import type { PendingEntry, SuspendReason } from './format';
 import { type AgentRef, addUsage, type Continuation, emptyUsage } from './format';
-import { inputMessages, type Message, textOf, toolCallsOf } from './messages';
+import {
+  inputMessages,
+  type Message,
+  textOf,
+  toolCallIdsIn,
+  toolCallsOf,
+  uniqueToolCallIds,
+} from './messages';
 import type { ModelPort, ModelRequest, ModelResponse, ToolSpec } from './model';
 import { type PredicateContext, type SuspendWhen, toPredicates } from './predicates';
 import type { Decisions, RunEvent, RunOptions, RunResult } from './protocol';
@@ -319,18 +326,20 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       }
       state.step += 1;
       state.usage = addUsage(state.usage, response.usage);
-      state.messages.push(response.message);
+      // Repeated or empty tool-call ids would make two calls one action: each call runs once.
+      const message = uniqueToolCallIds(response.message, toolCallIdsIn(state.messages));
+      state.messages.push(message);
       await emit({
         type: 'model-call',
         runId: state.runId,
         step: state.step,
-        message: response.message,
+        message,
         usage: state.usage,
         checkpoint,
       });
 
-      if (toolCallsOf(response.message).length === 0) {
-        const output = textOf(response.message);
+      if (toolCallsOf(message).length === 0) {
+        const output = textOf(message);
         await emit({
           type: 'complete',
           runId: state.runId,

@@ -467,3 +467,36 @@ describe('usage and steps', () => {
     ]);
   });
 });
+
+describe('tool-call ids from the model', () => {
+  it('repeated and empty ids become distinct actions; each approved call runs once with its own arguments', async () => {
+    const counts: Record<string, number> = {};
+    const make = () =>
+      bank(
+        [
+          {
+            toolCalls: [
+              { id: 'dup', name: 'transfer', args: { to: 'bob', amount: 500 } },
+              { id: 'dup', name: 'transfer', args: { to: 'eve', amount: 700 } },
+              { id: '', name: 'transfer', args: { to: 'ann', amount: 900 } },
+            ],
+          },
+          reportResults,
+        ],
+        counts,
+      );
+    const first = suspended(await make().run('pay three'));
+    expect(first.actions.map((action) => [action.id, action.args])).toEqual([
+      ['dup', { to: 'bob', amount: 500 }],
+      ['dup~2', { to: 'eve', amount: 700 }],
+      ['call', { to: 'ann', amount: 900 }],
+    ]);
+    const decisions = Object.fromEntries(
+      first.actions.map((action) => [action.id, { type: 'approve' as const }]),
+    );
+    const done = completed(await make().resume(serializeContinuation(first.continuation), decisions));
+    expect(counts.transfer).toBe(3);
+    expect(Object.entries(counts).filter(([name]) => name.startsWith('key:'))).toHaveLength(3);
+    for (const to of ['bob', 'eve', 'ann']) expect(done.output).toContain(to);
+  });
+});
