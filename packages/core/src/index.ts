@@ -90,8 +90,8 @@ export {
   textOf,
   toolCallIdsIn,
   toolCallsOf,
-  uniqueToolCallIds,
   type UserMessage,
+  uniqueToolCallIds,
 } from './messages';
 export type { ModelPort, ModelRequest, ModelResponse, ModelStreamEvent, ToolSpec } from './model';
 export {
@@ -122,6 +122,8 @@ export type {
 } from './protocol';
 export { checkResumable, type ResumingAgent } from './resumable';
 export {
+  type HeldClaim,
+  holdClaim,
   type ResumeStoredOptions,
   resumeStored,
   type StoredDecisions,
@@ -132,11 +134,13 @@ export { type SealConfig, type SealOptions, type SealSecret, sealContinuation, v
 export {
   type Claim,
   type ClaimOptions,
+  type CompleteOptions,
   type ContinuationStore,
   DEFAULT_LEASE_MS,
   type ListFilter,
   type ListPage,
   metadataMatches,
+  type RenewOptions,
   type SaveOptions,
   type StoreCapabilities,
   type StoredContinuation,
@@ -144,7 +148,16 @@ export {
   type StoredSummary,
   summarize,
 } from './store';
-export { claimLost, claimRefused, leaseLost, listCursor, listLimit, runRefused } from './store-kit';
+export {
+  claimLost,
+  claimRefused,
+  errorText,
+  leaseLost,
+  listCursor,
+  listLimit,
+  retryRefused,
+  runRefused,
+} from './store-kit';
 export type { AgentStream, AgentStreamEvent } from './stream';
 export {
   type AgentToolOptions,

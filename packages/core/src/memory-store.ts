@@ -6,6 +6,7 @@ import type { Continuation } from './format';
 import {
   type Claim,
   type ClaimOptions,
+  type CompleteOptions,
   type ContinuationStore,
   DEFAULT_LEASE_MS,
   type ListFilter,
@@ -14,15 +15,18 @@ import {
   type SaveOptions,
   type StoredContinuation,
   type StoredStatus,
+  type StoredSummary,
   summarize,
 } from './store';
-import { claimLost, claimRefused, listCursor, listLimit } from './store-kit';
+import { claimLost, claimRefused, listCursor, listLimit, retryRefused } from './store-kit';
 
 interface Row {
   seq: number;
   record: Omit<StoredContinuation, 'status'>;
   body: string;
   completed: boolean;
+  /** The last error, when the continuation failed. */
+  error?: string;
   claim?: Claim;
 }
 
@@ -36,34 +40,56 @@ interface Row {
  * ```
  */
 export function createMemoryStore(): ContinuationStore {
+  const leaseUntil = (leaseMs = DEFAULT_LEASE_MS) => new Date(Date.now() + leaseMs).toISOString();
   const rows = new Map<string, Row>();
   let seq = 0;
 
   const statusOf = (row: Row, now = Date.now()): StoredStatus => {
     if (row.completed) return 'completed';
+    if (row.error !== undefined) return 'failed';
     if (row.record.expiresAt && Date.parse(row.record.expiresAt) <= now) return 'expired';
     if (row.claim && Date.parse(row.claim.leaseUntil) > now) return 'claimed';
     return 'suspended';
   };
 
+  const save = (continuation: Continuation, options: SaveOptions) => {
+    const previous = rows.get(continuation.id);
+    const body = JSON.stringify(continuation);
+    rows.set(continuation.id, {
+      seq: previous?.seq ?? ++seq,
+      // Summarize a copy, so that changing the caller's object later changes nothing stored.
+      record: summarize(JSON.parse(body), options.expiresAt) as Omit<StoredContinuation, 'status'>,
+      body,
+      completed: false,
+    });
+  };
+  /** The row a claim holds: same token, not completed or failed (a lapsed lease nobody took still holds). */
+  const held = (claim: Claim): Row => {
+    const row = rows.get(claim.id);
+    if (!row || row.claim?.token !== claim.token || row.completed || row.error !== undefined) {
+      throw claimLost(claim);
+    }
+    return row;
+  };
+  const summaryOf = (row: Row): StoredSummary => {
+    const { continuation: _, ...summary } = row.record as StoredContinuation;
+    return {
+      ...summary,
+      metadata: cloneJson(summary.metadata),
+      status: statusOf(row),
+      ...(row.error === undefined ? {} : { error: row.error }),
+    };
+  };
+
   return {
     capabilities: { leases: true, expiry: true, multiProcess: false },
     async save(continuation: Continuation, options: SaveOptions = {}) {
-      const previous = rows.get(continuation.id);
-      const body = JSON.stringify(continuation);
-      rows.set(continuation.id, {
-        seq: previous?.seq ?? ++seq,
-        // Summarize a copy, so that changing the caller's object later changes nothing stored.
-        record: summarize(JSON.parse(body), options.expiresAt) as Omit<StoredContinuation, 'status'>,
-        body,
-        completed: false,
-      });
+      save(continuation, options);
     },
     async load(id) {
       const row = rows.get(id);
       if (!row) return undefined;
-      const { continuation: _, ...summary } = row.record as StoredContinuation;
-      return { ...summary, status: statusOf(row), continuation: JSON.parse(row.body) as Continuation };
+      return { ...summaryOf(row), continuation: JSON.parse(row.body) as Continuation };
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
       const limit = listLimit(filter.limit);
@@ -80,11 +106,7 @@ export function createMemoryStore(): ContinuationStore {
           return metadataMatches(record.metadata, filter.metadata);
         });
       const page = matches.slice(0, limit);
-      const items = page.map((row) => ({
-        ...row.record,
-        metadata: cloneJson(row.record.metadata),
-        status: statusOf(row),
-      }));
+      const items = page.map(summaryOf);
       return matches.length > limit ? { items, cursor: String(page[page.length - 1]!.seq) } : { items };
     },
     async delete(id) {
@@ -94,26 +116,42 @@ export function createMemoryStore(): ContinuationStore {
       const row = rows.get(id);
       if (!row) throw claimRefused(id, 'missing');
       const status = statusOf(row);
-      if (status !== 'suspended') throw claimRefused(id, status, row.record.expiresAt);
+      if (status !== 'suspended') throw claimRefused(id, status, row.record.expiresAt, row.error);
       const claim: Claim = {
         id,
         owner: options.owner ?? 'memory',
         token: crypto.randomUUID(),
-        leaseUntil: new Date(Date.now() + (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
+        leaseUntil: leaseUntil(options.leaseMs),
       };
       row.claim = claim;
       return claim;
     },
-    async complete(claim) {
-      const row = rows.get(claim.id);
-      if (!row || row.claim?.token !== claim.token || row.completed) {
-        throw claimLost(claim);
-      }
+    async renew(claim, options = {}) {
+      const row = held(claim);
+      const renewed = { ...claim, leaseUntil: leaseUntil(options.leaseMs) };
+      row.claim = renewed;
+      return { ...renewed };
+    },
+    async complete(claim, options: CompleteOptions = {}) {
+      const row = held(claim);
+      const { next, ...saveOptions } = options;
+      // Validate what is saved before anything changes, so a refusal leaves the claim held.
+      if (next) summarize(next, saveOptions.expiresAt);
       row.completed = true;
+      if (next) save(next, saveOptions);
     },
     async release(claim) {
-      const row = rows.get(claim.id);
-      if (row?.claim?.token === claim.token && !row.completed) delete row.claim;
+      delete held(claim).claim;
+    },
+    async fail(claim, error) {
+      const row = held(claim);
+      row.error = error;
+      delete row.claim;
+    },
+    async retry(id) {
+      const row = rows.get(id);
+      if (!row || statusOf(row) !== 'failed') throw retryRefused(id, row ? statusOf(row) : 'missing');
+      delete row.error;
     },
   };
 }

@@ -1,11 +1,19 @@
 /**
  * Resume a stored continuation under a claim, so that two workers (or a double-clicked button)
- * never resume it twice.
+ * never resume it twice. The claim is renewed while the resume runs; a claimant that lost it is
+ * aborted and writes nothing.
  */
-import { ContinuationError, isContinuationError, type ModelCallError } from './errors';
+import { ContinuationError, type ErrorCode, isContinuationError } from './errors';
 import type { Continuation } from './format';
-import type { ContinuableAgent, Decisions, RunOptions, RunResult } from './protocol';
-import type { Claim, ClaimOptions, ContinuationStore, SaveOptions } from './store';
+import type { ContinuableAgent, Decisions, RunEvent, RunOptions, RunResult } from './protocol';
+import {
+  type Claim,
+  type ClaimOptions,
+  type ContinuationStore,
+  DEFAULT_LEASE_MS,
+  type SaveOptions,
+} from './store';
+import { errorText } from './store-kit';
 import type { AgentStream } from './stream';
 
 /** Options of {@link resumeStored} and {@link streamStored}. */
@@ -18,11 +26,24 @@ export interface ResumeStoredOptions extends RunOptions, ClaimOptions {
 export type StoredDecisions = Decisions | ((continuation: Continuation) => Decisions);
 
 /**
- * Claim `id`, resume it with `decisions`, save the next continuation if the run suspends again,
- * and mark `id` resumed. A second call for the same `id` fails with `CLAIM_CONFLICT` and runs
- * nothing. When checking the decisions fails, the claim is given back and nothing ran. When the
- * model call fails, the {@link ModelCallError}'s continuation (the last good state) is saved
- * under its own id before the error is rethrown, so no finished work is lost.
+ * Claim `id`, resume it with `decisions`, and settle the stored record; a second call for the same
+ * `id` fails with `CLAIM_CONFLICT` and runs nothing. While the resume runs, the claim is renewed
+ * every third of `leaseMs` (30 s by default), so a slow tool never lets another worker in.
+ *
+ * How the record is settled, by outcome (the store never says `completed` for a run that did not
+ * go on):
+ * - completed or rejected: `id` is marked resumed (`completed`);
+ * - suspended again: the next continuation is saved and `id` marked resumed, in one atomic step;
+ * - an error that carries the run's last good state (`MODEL_ERROR`, and any error with a
+ *   `continuation`): that state is saved under its own id and `id` marked resumed, then the error
+ *   is rethrown; resuming the saved state (no decisions needed) retries from there;
+ * - a refusal before anything ran (bad decisions, a changed agent, an invalid continuation): the
+ *   claim is given back, `id` stays `suspended`;
+ * - any other error, after tools may have run: `id` is marked `failed` with the error (see
+ *   `store.list({ status: 'failed' })`); `store.retry(id)` makes it claimable again on purpose;
+ * - the claim was lost (a renewal failed: the lease lapsed and another worker took it): the run's
+ *   `AbortSignal` fires (tools see `ctx.signal.aborted`), nothing is written, and the call fails
+ *   with `LEASE_LOST`.
  *
  * @example
  * ```ts
@@ -38,13 +59,15 @@ export async function resumeStored<Output>(
   decisions: StoredDecisions = {},
   options: ResumeStoredOptions = {},
 ): Promise<RunResult<Output>> {
-  const { claim, continuation, decided } = await claimChecked(store, agent, id, decisions, options);
-  // From here on tools may run: the claim is completed whatever happens, so nothing runs twice.
+  const { held, continuation, decided } = await claimChecked(store, agent, id, decisions, options);
+  const watch = watched(held, options);
+  let running: Promise<RunResult<Output>>;
   try {
-    return await settle(store, agent.resume(continuation, decided, options), options);
-  } finally {
-    await store.complete(claim);
+    running = agent.resume(continuation, decided, watch.options);
+  } catch (error) {
+    running = Promise.reject(error);
   }
+  return settle(store, held, running, watch.ran, options);
 }
 
 /** An agent that can stream a resume, like the engine's agents. */
@@ -58,8 +81,8 @@ export interface StreamingAgent<Output> {
 
 /**
  * {@link resumeStored} for a streamed resume: claims `id`, checks the decisions, and returns the
- * run's stream. When the run ends (however it ends) the next continuation or the last good state
- * is saved and the claim is completed, before the stream's `result` settles.
+ * run's stream. The claim is renewed while the stream runs; when the run ends the record is
+ * settled as {@link resumeStored} describes, before the stream's `result` settles.
  *
  * @example
  * ```ts
@@ -76,56 +99,246 @@ export async function streamStored<Output>(
   decisions: StoredDecisions = {},
   options: ResumeStoredOptions = {},
 ): Promise<AgentStream<Output>> {
-  const { claim, continuation, decided } = await claimChecked(store, agent, id, decisions, options);
+  const { held, continuation, decided } = await claimChecked(store, agent, id, decisions, options);
+  const watch = watched(held, options);
   let run: AgentStream<Output>;
   try {
-    run = agent.stream({ continuation, decisions: decided }, options);
+    run = agent.stream({ continuation, decisions: decided }, watch.options);
   } catch (error) {
-    await store.complete(claim);
+    // Nothing ran: a settle of a rejected run gives the claim back for a refusal.
+    await settle(store, held, Promise.reject(error), watch.ran, options);
     throw error;
   }
-  const result = settle(store, run.result, options).finally(() => store.complete(claim));
+  const result = settle(store, held, run.result, watch.ran, options);
   // The iterator reports a failure; an unobserved `result` must not crash the process.
   result.catch(() => {});
   return { result, [Symbol.asyncIterator]: () => run[Symbol.asyncIterator]() };
 }
+
+/** A claim kept alive by a heartbeat; see {@link holdClaim}. */
+export interface HeldClaim {
+  /** The claim as last renewed. */
+  readonly claim: Claim;
+  /** Aborts when the claim is lost (the reason is the `LEASE_LOST` error) or the caller's signal aborts. */
+  readonly signal: AbortSignal;
+  /** The `LEASE_LOST` error once the claim is lost. */
+  readonly lost: ContinuationError | undefined;
+  /** Stop renewing. Throws the `LEASE_LOST` error when the claim was lost meanwhile. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Keep a claim alive while work runs under it: renew it every third of `leaseMs`. When a renewal
+ * fails with `LEASE_LOST` (or renewals keep failing until the lease would have lapsed), `signal`
+ * aborts with that error and `stop()` throws it; a renewal failure is never swallowed. Pass
+ * `signal` to the run, and write nothing under the claim once it is lost.
+ *
+ * @example
+ * ```ts
+ * const claim = await store.claim(id, { owner: 'worker-1', leaseMs: 10_000 });
+ * const held = holdClaim(store, claim, { leaseMs: 10_000 });
+ * const result = await agent.resume(continuation, decisions, { signal: held.signal });
+ * await held.stop(); // throws LEASE_LOST if another worker took it meanwhile
+ * await store.complete(held.claim);
+ * ```
+ */
+export function holdClaim(
+  store: ContinuationStore,
+  claim: Claim,
+  options: { leaseMs?: number; signal?: AbortSignal } = {},
+): HeldClaim {
+  let current = claim;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const beat = heartbeat(
+    async () => {
+      current = await store.renew(current, { leaseMs });
+    },
+    leaseMs,
+    (cause) =>
+      new ContinuationError(
+        'LEASE_LOST',
+        `The claim of ${claim.owner} on "${claim.id}" could not be renewed, and its lease lapsed.`,
+        { cause },
+      ),
+    options.signal,
+  );
+  return {
+    get claim() {
+      return current;
+    },
+    signal: beat.signal,
+    get lost() {
+      return beat.lost;
+    },
+    stop: beat.stop,
+  };
+}
+
+/**
+ * Call `renew` every third of `leaseMs` until stopped. A `LEASE_LOST` failure, or failures until
+ * the lease would have lapsed, abort `signal` with the lost error. For the stores' claims and the
+ * checkpoint logs' leases.
+ */
+export function heartbeat(
+  renew: () => Promise<void>,
+  leaseMs: number,
+  lostError: (cause: unknown) => ContinuationError,
+  outer?: AbortSignal,
+): { signal: AbortSignal; readonly lost: ContinuationError | undefined; stop(): Promise<void> } {
+  const controller = new AbortController();
+  const onOuter = () => controller.abort(outer?.reason);
+  if (outer?.aborted) onOuter();
+  else outer?.addEventListener('abort', onOuter, { once: true });
+  let lost: ContinuationError | undefined;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let beating: Promise<void> | undefined;
+  // When the lease ends if no renewal succeeds again (measured from before the last successful call).
+  let deadline = Date.now() + leaseMs;
+  const tick = async () => {
+    const started = Date.now();
+    try {
+      await renew();
+      deadline = started + leaseMs;
+    } catch (error) {
+      // A transient failure (network) is retried at the next beat while the lease may still hold.
+      if (!isContinuationError(error, 'LEASE_LOST') && Date.now() < deadline) return;
+      lost = isContinuationError(error, 'LEASE_LOST') ? error : lostError(error);
+      controller.abort(lost);
+    }
+  };
+  const schedule = () => {
+    timer = setTimeout(
+      () => {
+        beating = tick().finally(() => {
+          beating = undefined;
+          if (!stopped && !lost) schedule();
+        });
+      },
+      Math.max(10, leaseMs / 3),
+    );
+  };
+  schedule();
+  return {
+    signal: controller.signal,
+    get lost() {
+      return lost;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await beating;
+      outer?.removeEventListener('abort', onOuter);
+      if (lost) throw lost;
+    },
+  };
+}
+
+/** Errors that refuse a resume before it runs anything: the claim can go back. */
+const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'INVALID_JSON',
+  'INVALID_FORMAT',
+  'UNSUPPORTED_VERSION',
+  'INVALID_CONTINUATION',
+  'UNSAFE_KEY',
+  'SEAL_MISMATCH',
+  'SEAL_MISSING',
+  'UNKNOWN_ACTION',
+  'INVALID_DECISION',
+  'WRONG_DECISION_KIND',
+  'INVALID_ARGS',
+  'INVALID_INPUT',
+  'AGENT_MISMATCH',
+  'AGENT_CHANGED',
+  'UNKNOWN_TOOL',
+  'NOT_RESUMABLE',
+  'STATE_MISMATCH',
+  'DECRYPT_FAILED',
+  'INVALID_OPERATION',
+]);
 
 async function claimChecked(
   store: ContinuationStore,
   agent: { checkDecisions?(continuation: Continuation, decisions: Decisions): Promise<void> },
   id: string,
   decisions: StoredDecisions,
-  options: ClaimOptions,
-): Promise<{ claim: Claim; continuation: Continuation; decided: Decisions }> {
+  options: ResumeStoredOptions,
+): Promise<{ held: HeldClaim; continuation: Continuation; decided: Decisions }> {
   const claim = await store.claim(id, options);
+  const held = holdClaim(store, claim, {
+    leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   try {
     const stored = await store.load(id);
     if (!stored) throw new ContinuationError('NOT_FOUND', `Continuation "${id}" disappeared from the store.`);
     const decided = typeof decisions === 'function' ? decisions(stored.continuation) : decisions;
     await agent.checkDecisions?.(stored.continuation, decided);
-    return { claim, continuation: stored.continuation, decided };
+    return { held, continuation: stored.continuation, decided };
   } catch (error) {
-    // Nothing ran: another worker may take it.
-    await store.release(claim);
+    // Nothing ran: another worker may take it (unless it already did).
+    const stillHeld = await held.stop().then(
+      () => true,
+      () => false,
+    );
+    if (stillHeld) await store.release(held.claim);
     throw error;
   }
 }
 
-/** Save what comes next: the new suspension, or the last good state of a failed model call. */
+/** The run's options under the held claim: its signal, and an observer that notes that something ran. */
+function watched(held: HeldClaim, options: ResumeStoredOptions): { options: RunOptions; ran: () => boolean } {
+  let ran = false;
+  const { save: _save, owner: _owner, leaseMs: _leaseMs, ...runOptions } = options;
+  return {
+    ran: () => ran,
+    options: {
+      ...runOptions,
+      signal: held.signal,
+      onEvent: async (event: RunEvent) => {
+        ran = true;
+        await options.onEvent?.(event);
+      },
+    },
+  };
+}
+
+/** Settle the stored record by the run's outcome (see {@link resumeStored}). */
 async function settle<Output>(
   store: ContinuationStore,
+  held: HeldClaim,
   running: Promise<RunResult<Output>>,
+  ran: () => boolean,
   options: ResumeStoredOptions,
 ): Promise<RunResult<Output>> {
+  let result: RunResult<Output>;
   try {
-    const result = await running;
-    if (result.status === 'suspended') await store.save(result.continuation, options.save);
-    return result;
+    result = await running;
   } catch (error) {
-    // Decided calls already ran: keep the state after them, to resume once the model is back.
-    if (isContinuationError(error, 'MODEL_ERROR') && (error as ModelCallError).continuation) {
-      await store.save((error as ModelCallError).continuation, options.save);
+    // A lost claim writes nothing: stop() throws LEASE_LOST.
+    await held.stop();
+    const last = lastGoodState(error);
+    if (last) {
+      // Decided calls already ran: keep the state after them, to resume once the cause is gone.
+      await store.complete(held.claim, { ...options.save, next: last });
+    } else if (!ran() && isContinuationError(error) && REFUSALS.has(error.code)) {
+      await store.release(held.claim);
+    } else {
+      await store.fail(held.claim, errorText(error));
     }
     throw error;
   }
+  await held.stop();
+  await store.complete(
+    held.claim,
+    result.status === 'suspended' ? { ...options.save, next: result.continuation } : {},
+  );
+  return result;
+}
+
+/** The last good state an error carries (a `ModelCallError`'s, or any typed error's `continuation`). */
+function lastGoodState(error: unknown): Continuation | undefined {
+  if (!isContinuationError(error)) return undefined;
+  const { continuation } = error as { continuation?: Continuation };
+  return continuation;
 }

@@ -5,7 +5,7 @@
 
 import type { RunLease } from './checkpoint';
 import { ContinuationError } from './errors';
-import type { Claim } from './store';
+import type { Claim, StoredStatus } from './store';
 
 /**
  * The page size of a list: 50 by default, else a positive integer.
@@ -47,17 +47,21 @@ export function listCursor(cursor: string | undefined): string {
 }
 
 /**
- * The error for a claim that could not be taken, from the continuation's state at that moment.
+ * The error for a claim that could not be taken, from the continuation's state read in the same
+ * atomic step as the refused claim. Total: a state that should not refuse a claim (`suspended`, or
+ * anything unknown, i.e. the record changed under a non-atomic read) is reported as a
+ * `CLAIM_CONFLICT` to retry, never as `undefined`.
  *
  * @example
  * ```ts
- * if (!updated) throw claimRefused(id, row ? row.status : 'missing', row?.expiresAt);
+ * if (!updated) throw claimRefused(id, row ? row.status : 'missing', row?.expiresAt, row?.error);
  * ```
  */
 export function claimRefused(
   id: string,
-  state: 'missing' | 'expired' | 'claimed' | 'completed',
-  expiresAt?: string | Date,
+  state: StoredStatus | 'missing',
+  expiresAt?: string | Date | null,
+  error?: string | null,
 ): ContinuationError {
   switch (state) {
     case 'missing':
@@ -65,17 +69,28 @@ export function claimRefused(
     case 'expired':
       return new ContinuationError(
         'EXPIRED',
-        `Continuation "${id}" expired${expiresAt === undefined ? '' : ` at ${new Date(expiresAt).toISOString()}`}.`,
+        `Continuation "${id}" expired${expiresAt == null ? '' : ` at ${new Date(expiresAt).toISOString()}`}.`,
       );
     case 'claimed':
       return new ContinuationError('CLAIM_CONFLICT', `Continuation "${id}" is claimed by another worker.`);
     case 'completed':
       return new ContinuationError('CLAIM_CONFLICT', `Continuation "${id}" is already resumed.`);
+    case 'failed':
+      return new ContinuationError(
+        'NOT_RESUMABLE',
+        `Continuation "${id}" failed${error ? `: ${bounded(error)}` : ''}. Call store.retry("${id}") to resume it again on purpose.`,
+      );
+    default:
+      return new ContinuationError(
+        'CLAIM_CONFLICT',
+        `Continuation "${id}" changed while it was being claimed (now "${String(state)}"); try again.`,
+      );
   }
 }
 
 /**
- * The error for completing a claim that is no longer held.
+ * The error for writing under a claim that is no longer held (another worker took the
+ * continuation after its lease lapsed, or it was completed, released or failed).
  *
  * @example
  * ```ts
@@ -83,7 +98,46 @@ export function claimRefused(
  * ```
  */
 export function claimLost(claim: Claim): ContinuationError {
-  return new ContinuationError('CLAIM_CONFLICT', `The claim on "${claim.id}" is no longer held.`);
+  return new ContinuationError(
+    'LEASE_LOST',
+    `The claim of ${claim.owner} on "${claim.id}" is no longer held: its lease lapsed and another worker took it, or it was completed, released or failed.`,
+  );
+}
+
+/**
+ * The error for `store.retry(id)` of a continuation that is not `failed`.
+ *
+ * @example
+ * ```ts
+ * if (changes === 0) throw retryRefused(id, row ? row.status : 'missing');
+ * ```
+ */
+export function retryRefused(id: string, state: StoredStatus | 'missing'): ContinuationError {
+  if (state === 'missing') return new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
+  return new ContinuationError(
+    'INVALID_OPERATION',
+    `Continuation "${id}" is ${state}, not failed: there is nothing to retry.`,
+  );
+}
+
+/**
+ * The text a store keeps as a failed continuation's `error`: the error's message (with its code),
+ * at most 2,000 characters.
+ *
+ * @example
+ * ```ts
+ * await store.fail(claim, errorText(error));
+ * ```
+ */
+export function errorText(error: unknown): string {
+  const code =
+    typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  return bounded(code ? `${code}: ${message}` : message);
+}
+
+function bounded(text: string): string {
+  return text.length > 2000 ? `${text.slice(0, 1999)}…` : text;
 }
 
 /**

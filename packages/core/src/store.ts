@@ -7,8 +7,12 @@ import { ContinuationError } from './errors';
 import type { Continuation } from './format';
 import type { JsonObject } from './json';
 
-/** Where a stored continuation stands. */
-export type StoredStatus = 'suspended' | 'claimed' | 'completed' | 'expired';
+/**
+ * Where a stored continuation stands. `failed`: a resume of it failed after tools may have run (or
+ * recovery gave up); its `error` says why, and {@link ContinuationStore.retry} makes it claimable
+ * again on purpose.
+ */
+export type StoredStatus = 'suspended' | 'claimed' | 'completed' | 'expired' | 'failed';
 
 /** A stored continuation's index fields, without the body. */
 export interface StoredSummary {
@@ -20,6 +24,8 @@ export interface StoredSummary {
   createdAt: string;
   /** When the pending actions expire, if ever. */
   expiresAt?: string;
+  /** For a `failed` continuation: the last error's message. */
+  error?: string;
 }
 
 /** A stored continuation, with its body. */
@@ -47,7 +53,11 @@ export interface ListPage {
   cursor?: string;
 }
 
-/** The right to resume one continuation, held until `leaseUntil`. */
+/**
+ * The right to resume one continuation, held until `leaseUntil` and renewed with
+ * {@link ContinuationStore.renew}. Writes under it are fenced by `token`: once another worker took
+ * the continuation (after the lease lapsed), this claim's writes fail with `LEASE_LOST`.
+ */
 export interface Claim {
   id: string;
   owner: string;
@@ -67,6 +77,21 @@ export interface ClaimOptions {
   owner?: string;
   /** How long the claim holds before another worker may take it; 30 s by default. */
   leaseMs?: number;
+}
+
+/** Options of {@link ContinuationStore.renew}. */
+export interface RenewOptions {
+  /** The new lease, counted from now; 30 s by default. */
+  leaseMs?: number;
+}
+
+/** Options of {@link ContinuationStore.complete}. */
+export interface CompleteOptions extends SaveOptions {
+  /**
+   * Save this continuation (the run's next suspension, or its last good state) in the same atomic
+   * step, only if the claim is still held.
+   */
+  next?: Continuation;
 }
 
 /** What a store supports, read by the store contract suite. */
@@ -101,13 +126,40 @@ export interface ContinuationStore {
   delete(id: string): Promise<boolean>;
   /**
    * Take the exclusive right to resume `id`. Throws `CLAIM_CONFLICT` when another claim holds or it
-   * was already resumed, `NOT_FOUND`, or `EXPIRED`.
+   * was already resumed, `NOT_FOUND`, `EXPIRED`, or `NOT_RESUMABLE` when it `failed` (see
+   * {@link ContinuationStore.retry}). The refusal is decided in the same atomic step as the claim.
    */
   claim(id: string, options?: ClaimOptions): Promise<Claim>;
-  /** Mark the claimed continuation resumed: it can never be claimed again. */
-  complete(claim: Claim): Promise<void>;
-  /** Give a claim back unused, so another worker may claim it. */
+  /**
+   * Extend a held claim's lease to `leaseMs` from now; returns the renewed claim (same token).
+   * `LEASE_LOST` when the claim is no longer held: another worker took the continuation after the
+   * lease lapsed, or it was completed, released or failed. A claim whose lease lapsed but that
+   * nobody took is still held: renewing it extends it.
+   */
+  renew(claim: Claim, options?: RenewOptions): Promise<Claim>;
+  /**
+   * Mark the claimed continuation resumed, so it can never be claimed again, and save
+   * `options.next` in the same atomic step. `LEASE_LOST` (and nothing written) when the claim is no
+   * longer held.
+   */
+  complete(claim: Claim, options?: CompleteOptions): Promise<void>;
+  /** Give a claim back unused, so another worker may claim it. `LEASE_LOST` when no longer held. */
   release(claim: Claim): Promise<void>;
+  /**
+   * Mark the claimed continuation `failed` with `error` (a message): it is not claimed again until
+   * {@link ContinuationStore.retry}. `LEASE_LOST` when the claim is no longer held.
+   */
+  fail(claim: Claim, error: string): Promise<void>;
+  /**
+   * Make a `failed` continuation claimable again, on purpose (e.g. once the cause is fixed).
+   * `NOT_FOUND` when missing, `INVALID_OPERATION` when it is not `failed`.
+   *
+   * @example
+   * ```ts
+   * for (const { id } of (await store.list({ status: 'failed' })).items) await store.retry(id);
+   * ```
+   */
+  retry(id: string): Promise<void>;
   close?(): Promise<void>;
 }
 

@@ -86,3 +86,70 @@ it('streams a stored resume under a claim, with decisions made from the stored a
   expect(counts.transfers).toBe(1);
   expect((await store.load(first.continuation.id))!.status).toBe('completed');
 });
+
+it('marks the run failed, never completed, when an error without a last good state ends it after tools ran', async () => {
+  const { agent, store, first, counts } = await suspendedTransfer([
+    { toolCalls: [{ name: 'transfer', args: { amount: 500 } }] },
+    'Sent it.',
+  ]);
+  const id = first.continuation.id;
+  const decisions = { [first.actions[0]!.id]: { type: 'approve' as const } };
+  // An observer (say, an audit log) fails once the transfer went out.
+  const error = await resumeStored(store, agent, id, decisions, {
+    onEvent: (event) => {
+      if (event.type === 'tool-result') throw new Error('audit log unreachable');
+    },
+  }).catch((caught: unknown) => caught);
+  expect((error as Error).message).toBe('audit log unreachable');
+  expect(counts.transfers).toBe(1);
+  expect(await store.load(id)).toMatchObject({ status: 'failed', error: 'audit log unreachable' });
+  expect((await store.list({ status: 'failed' })).items.map((item) => item.id)).toEqual([id]);
+  // Not resumed by accident: a second approval is refused and runs nothing.
+  expect(
+    isContinuationError(await resumeStored(store, agent, id, decisions).catch((e) => e), 'NOT_RESUMABLE'),
+  ).toBe(true);
+  expect(counts.transfers).toBe(1);
+  // On purpose: retried, it resumes (here the tool does not de-duplicate, so it runs again).
+  await store.retry(id);
+  const done = await resumeStored(store, agent, id, decisions);
+  expect(done.status === 'completed' && done.output).toBe('Sent it.');
+  expect((await store.load(id))!.status).toBe('completed');
+});
+
+it('gives the claim back when the agent refuses the resume before anything ran', async () => {
+  const { agent, store, first, counts } = await suspendedTransfer([
+    { toolCalls: [{ name: 'transfer', args: { amount: 500 } }] },
+    'Sent it.',
+  ]);
+  const id = first.continuation.id;
+  // An agent that checks decisions only when it resumes (no checkDecisions).
+  const plain = { name: agent.name, framework: agent.framework, run: agent.run, resume: agent.resume };
+  const error = await resumeStored(store, plain, id, { nope: { type: 'approve' } }).catch((e: unknown) => e);
+  expect(isContinuationError(error, 'UNKNOWN_ACTION')).toBe(true);
+  expect((await store.load(id))!.status).toBe('suspended');
+  const done = await resumeStored(store, plain, id, { [first.actions[0]!.id]: { type: 'approve' } });
+  expect(done.status).toBe('completed');
+  expect(counts.transfers).toBe(1);
+});
+
+it('never completes the record of a streamed resume that failed after tools ran', async () => {
+  const { agent, store, first, counts } = await suspendedTransfer([
+    { toolCalls: [{ name: 'transfer', args: { amount: 500 } }] },
+    'Sent it.',
+  ]);
+  const id = first.continuation.id;
+  const run = await streamStored(
+    store,
+    agent,
+    id,
+    { [first.actions[0]!.id]: { type: 'approve' } },
+    {
+      onEvent: (event) => {
+        if (event.type === 'tool-result') throw new Error('audit log unreachable');
+      },
+    },
+  );
+  await expect(run.result).rejects.toThrow('audit log unreachable');
+  expect(counts.transfers).toBe(1);
+  expect((await store.load(id))!.status).toBe('failed');
+});

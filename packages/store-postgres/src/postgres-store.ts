@@ -7,6 +7,7 @@
 import {
   type Claim,
   type ClaimOptions,
+  type CompleteOptions,
   type Continuation,
   ContinuationError,
   type ContinuationStore,
@@ -22,6 +23,8 @@ import {
   type ListPage,
   listCursor,
   listLimit,
+  type RenewOptions,
+  retryRefused,
   type SaveOptions,
   type StoredContinuation,
   type StoredStatus,
@@ -66,15 +69,22 @@ interface Row {
   created_at: string;
   expires_at: Date | null;
   status: StoredStatus;
+  error: string | null;
   body?: string;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 const STATUS = `CASE WHEN completed THEN 'completed'
+  WHEN failed THEN 'failed'
   WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired'
   WHEN lease_until IS NOT NULL AND lease_until > now() THEN 'claimed'
   ELSE 'suspended' END`;
-const SUMMARY = `seq, id, run_id, agent_name, metadata, created_at, expires_at, ${STATUS} AS status`;
+const SUMMARY = `seq, id, run_id, agent_name, metadata, created_at, expires_at, error, ${STATUS} AS status`;
+/** A record that a claim may take now. */
+const CLAIMABLE = `(NOT completed AND NOT failed AND (expires_at IS NULL OR expires_at > now())
+  AND (lease_until IS NULL OR lease_until <= now()))`;
+/** A record that the claim ($1 id, $2 token) holds: a lapsed lease that nobody took still holds. */
+const HELD = 'id = $1 AND claim_token = $2 AND NOT completed AND NOT failed';
 
 /**
  * Create a continuation store on Postgres.
@@ -124,11 +134,16 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           created_at TEXT NOT NULL,
           expires_at TIMESTAMPTZ,
           completed BOOLEAN NOT NULL DEFAULT false,
+          failed BOOLEAN NOT NULL DEFAULT false,
+          error TEXT,
           claim_owner TEXT,
           claim_token TEXT,
           lease_until TIMESTAMPTZ,
           body TEXT NOT NULL
         )`);
+      // Tables made before failed runs were recorded gain the columns.
+      await client.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS failed BOOLEAN NOT NULL DEFAULT false,
+        ADD COLUMN IF NOT EXISTS error TEXT`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${name}_run" ON ${table} (run_id, seq)`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${name}_agent" ON ${table} (agent_name, seq)`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${name}_metadata" ON ${table} USING GIN (metadata)`);
@@ -153,6 +168,33 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     await ready();
     return pool.query<R>(text, values);
   };
+  const UPSERT = `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
+    VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)
+    ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
+      metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
+      body = excluded.body, completed = false, failed = false, error = NULL, claim_owner = NULL,
+      claim_token = NULL, lease_until = NULL`;
+  const upsertValues = async (continuation: Continuation, saveOptions: SaveOptions) => {
+    // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
+    const { expiresAt } = summarize(continuation, saveOptions.expiresAt);
+    return [
+      continuation.id,
+      continuation.runId,
+      continuation.agent.name,
+      canonicalJson(continuation.metadata),
+      continuation.createdAt,
+      expiresAt ?? null,
+      await encodeStoredBody(continuation, encryption),
+    ];
+  };
+  const heldUpdate = async (claim: Claim, set: string, values: unknown[] = []) => {
+    const { rowCount } = await query(`UPDATE ${table} SET ${set} WHERE ${HELD}`, [
+      claim.id,
+      claim.token,
+      ...values,
+    ]);
+    if (!rowCount) throw claimLost(claim);
+  };
 
   return {
     table,
@@ -163,25 +205,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       migrated = undefined;
     },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
-      // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
-      const { expiresAt } = summarize(continuation, saveOptions.expiresAt);
-      const body = await encodeStoredBody(continuation, encryption);
-      await query(
-        `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)
-         ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
-           metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
-           body = excluded.body, completed = false, claim_owner = NULL, claim_token = NULL, lease_until = NULL`,
-        [
-          continuation.id,
-          continuation.runId,
-          continuation.agent.name,
-          canonicalJson(continuation.metadata),
-          continuation.createdAt,
-          expiresAt ?? null,
-          body,
-        ],
-      );
+      await query(UPSERT, await upsertValues(continuation, saveOptions));
     },
     async load(id: string): Promise<StoredContinuation | undefined> {
       const { rows } = await query<Row>(`SELECT ${SUMMARY}, body FROM ${table} WHERE id = $1`, [id]);
@@ -218,36 +242,75 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async claim(id: string, claimOptions: ClaimOptions = {}): Promise<Claim> {
       const owner = claimOptions.owner ?? 'postgres';
       const token = crypto.randomUUID();
-      const { rows } = await query<{ lease_until: Date }>(
-        `UPDATE ${table} SET claim_owner = $2, claim_token = $3,
-           lease_until = now() + $4::double precision * interval '1 millisecond'
-         WHERE id = $1 AND NOT completed AND (expires_at IS NULL OR expires_at > now())
-           AND (lease_until IS NULL OR lease_until <= now())
-         RETURNING lease_until`,
+      // One statement decides and explains: the row is locked and read at its newest version, the
+      // claim is taken only when it is claimable, and RETURNING reports the state that refused it
+      // (a second SELECT could see a lease that lapsed in between, and explain nothing).
+      const { rows } = await query<Row & { won: boolean; lease_until: Date | null }>(
+        `UPDATE ${table} SET
+           claim_owner = CASE WHEN ${CLAIMABLE} THEN $2 ELSE claim_owner END,
+           claim_token = CASE WHEN ${CLAIMABLE} THEN $3 ELSE claim_token END,
+           lease_until = CASE WHEN ${CLAIMABLE}
+             THEN now() + $4::double precision * interval '1 millisecond' ELSE lease_until END
+         WHERE id = $1
+         RETURNING claim_token IS NOT DISTINCT FROM $3 AS won, lease_until, expires_at, error, ${STATUS} AS status`,
         [id, owner, token, claimOptions.leaseMs ?? DEFAULT_LEASE_MS],
       );
-      if (rows[0]) return { id, owner, token, leaseUntil: rows[0].lease_until.toISOString() };
-      const current = await query<Row>(`SELECT ${SUMMARY} FROM ${table} WHERE id = $1`, [id]);
-      const row = current.rows[0];
-      throw claimRefused(
-        id,
-        row ? (row.status as 'expired' | 'claimed' | 'completed') : 'missing',
-        row?.expires_at ?? undefined,
-      );
+      const row = rows[0];
+      if (row?.won) return { id, owner, token, leaseUntil: row.lease_until!.toISOString() };
+      throw claimRefused(id, row ? row.status : 'missing', row?.expires_at, row?.error);
     },
-    async complete(claim: Claim) {
-      const { rowCount } = await query(
-        `UPDATE ${table} SET completed = true WHERE id = $1 AND claim_token = $2 AND NOT completed`,
-        [claim.id, claim.token],
+    async renew(claim: Claim, renewOptions: RenewOptions = {}): Promise<Claim> {
+      const { rows } = await query<{ lease_until: Date }>(
+        `UPDATE ${table} SET lease_until = now() + $3::double precision * interval '1 millisecond'
+         WHERE ${HELD} RETURNING lease_until`,
+        [claim.id, claim.token, renewOptions.leaseMs ?? DEFAULT_LEASE_MS],
       );
-      if (!rowCount) throw claimLost(claim);
+      if (!rows[0]) throw claimLost(claim);
+      return { ...claim, leaseUntil: rows[0].lease_until.toISOString() };
+    },
+    async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
+      const { next, ...saveOptions } = completeOptions;
+      if (!next) return heldUpdate(claim, 'completed = true');
+      const values = await upsertValues(next, saveOptions);
+      await ready();
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const done = await client.query(`UPDATE ${table} SET completed = true WHERE ${HELD}`, [
+          claim.id,
+          claim.token,
+        ]);
+        if (!done.rowCount) throw claimLost(claim);
+        await client.query(UPSERT, values);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     async release(claim: Claim) {
-      await query(
-        `UPDATE ${table} SET claim_owner = NULL, claim_token = NULL, lease_until = NULL
-         WHERE id = $1 AND claim_token = $2 AND NOT completed`,
-        [claim.id, claim.token],
+      await heldUpdate(claim, 'claim_owner = NULL, claim_token = NULL, lease_until = NULL');
+    },
+    async fail(claim: Claim, error: string) {
+      await heldUpdate(
+        claim,
+        'failed = true, error = $3, claim_owner = NULL, claim_token = NULL, lease_until = NULL',
+        [error],
       );
+    },
+    async retry(id: string) {
+      const { rows } = await query<{ status: StoredStatus; retried: boolean }>(
+        `WITH retried AS (
+           UPDATE ${table} SET failed = false, error = NULL WHERE id = $1 AND NOT completed AND failed
+           RETURNING id)
+         SELECT EXISTS (SELECT 1 FROM retried) AS retried,
+           (SELECT ${STATUS} FROM ${table} WHERE id = $1) AS status`,
+        [id],
+      );
+      const row = rows[0]!;
+      if (!row.retried) throw retryRefused(id, row.status ?? 'missing');
     },
     async close() {
       if (!options.pool) await pool.end();
@@ -265,5 +328,6 @@ function summaryOf(row: Row): StoredSummary {
     createdAt: row.created_at,
   };
   if (row.expires_at !== null) summary.expiresAt = row.expires_at.toISOString();
+  if (row.status === 'failed' && row.error !== null) summary.error = row.error;
   return summary;
 }

@@ -6,6 +6,7 @@
 import {
   type Claim,
   type ClaimOptions,
+  type CompleteOptions,
   type Continuation,
   ContinuationError,
   type ContinuationStore,
@@ -22,6 +23,8 @@ import {
   listCursor,
   listLimit,
   metadataMatches,
+  type RenewOptions,
+  retryRefused,
   type SaveOptions,
   type StoredContinuation,
   type StoredStatus,
@@ -29,7 +32,7 @@ import {
   summarize,
 } from '@agent-continuations/core';
 import { Redis } from 'ioredis';
-import { CLAIM, COMPLETE, DELETE, RELEASE, SAVE } from './scripts';
+import { CLAIM, COMPLETE, DELETE, FAIL, RELEASE, RENEW, RETRY, SAVE } from './scripts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
@@ -59,8 +62,11 @@ interface ScriptCommands {
   continuationStoreSave(...args: string[]): Promise<number>;
   continuationStoreDelete(...args: string[]): Promise<number>;
   continuationStoreClaim(...args: string[]): Promise<[string, string?]>;
-  continuationStoreComplete(...args: string[]): Promise<number>;
+  continuationStoreRenew(...args: string[]): Promise<number>;
+  continuationStoreComplete(numberOfKeys: number, ...args: string[]): Promise<number>;
   continuationStoreRelease(...args: string[]): Promise<number>;
+  continuationStoreFail(...args: string[]): Promise<number>;
+  continuationStoreRetry(...args: string[]): Promise<number | string>;
 }
 
 const SUMMARY_FIELDS = [
@@ -73,6 +79,8 @@ const SUMMARY_FIELDS = [
   'expires_at',
   'completed',
   'lease_until',
+  'failed',
+  'error',
 ] as const;
 type Fields = Record<(typeof SUMMARY_FIELDS)[number], string | null>;
 
@@ -100,10 +108,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     ['continuationStoreSave', SAVE, 3],
     ['continuationStoreDelete', DELETE, 2],
     ['continuationStoreClaim', CLAIM, 1],
-    ['continuationStoreComplete', COMPLETE, 1],
+    ['continuationStoreRenew', RENEW, 1],
     ['continuationStoreRelease', RELEASE, 1],
+    ['continuationStoreFail', FAIL, 1],
+    ['continuationStoreRetry', RETRY, 1],
   ] as const;
   for (const [name, lua, numberOfKeys] of scripts) client.defineCommand(name, { lua, numberOfKeys });
+  // Its number of keys varies: with or without a next continuation.
+  client.defineCommand('continuationStoreComplete', { lua: COMPLETE });
   const redis = client as Redis & ScriptCommands;
   const keyOf = (id: string) => `${prefix}c:${id}`;
   const index = `${prefix}idx`;
@@ -112,27 +124,29 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
   };
 
+  /** The arguments of the save script after its keys. */
+  const saveArgs = async (continuation: Continuation, saveOptions: SaveOptions) => {
+    // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
+    const { expiresAt } = summarize(continuation, saveOptions.expiresAt);
+    return [
+      prefix,
+      continuation.id,
+      continuation.runId,
+      continuation.agent.name,
+      canonicalJson(continuation.metadata),
+      continuation.createdAt,
+      expiresAt === undefined ? '' : String(Date.parse(expiresAt)),
+      await encodeStoredBody(continuation, encryption),
+    ];
+  };
+
   return {
     prefix,
     keyOf,
     capabilities: { leases: true, expiry: true, multiProcess: true },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
-      // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
-      const { expiresAt } = summarize(continuation, saveOptions.expiresAt);
-      const body = await encodeStoredBody(continuation, encryption);
-      await redis.continuationStoreSave(
-        keyOf(continuation.id),
-        `${prefix}seq`,
-        index,
-        prefix,
-        continuation.id,
-        continuation.runId,
-        continuation.agent.name,
-        canonicalJson(continuation.metadata),
-        continuation.createdAt,
-        expiresAt === undefined ? '' : String(Date.parse(expiresAt)),
-        body,
-      );
+      const args = await saveArgs(continuation, saveOptions);
+      await redis.continuationStoreSave(keyOf(continuation.id), `${prefix}seq`, index, ...args);
     },
     async load(id: string): Promise<StoredContinuation | undefined> {
       // One round trip, and the status is judged by the server clock like the claim script.
@@ -211,15 +225,43 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       if (result === 'ok') return { id, owner, token, leaseUntil: new Date(Number(detail)).toISOString() };
       if (result === 'missing') throw claimRefused(id, 'missing');
       if (result === 'expired') throw claimRefused(id, 'expired', new Date(Number(detail)));
-      throw claimRefused(id, result === 'completed' ? 'completed' : 'claimed');
+      if (result === 'failed') throw claimRefused(id, 'failed', undefined, detail);
+      // The script decided in one atomic step; claimRefused maps anything else to a conflict.
+      throw claimRefused(id, result as StoredStatus);
     },
-    async complete(claim: Claim) {
-      if ((await redis.continuationStoreComplete(keyOf(claim.id), claim.token)) !== 1) {
-        throw claimLost(claim);
-      }
+    async renew(claim: Claim, renewOptions: RenewOptions = {}): Promise<Claim> {
+      const leaseMs = String(Math.max(0, Math.round(renewOptions.leaseMs ?? DEFAULT_LEASE_MS)));
+      const leaseUntil = await redis.continuationStoreRenew(keyOf(claim.id), claim.token, leaseMs);
+      if (leaseUntil === 0) throw claimLost(claim);
+      return { ...claim, leaseUntil: new Date(Number(leaseUntil)).toISOString() };
+    },
+    async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
+      const { next, ...saveOptions } = completeOptions;
+      const done = next
+        ? await redis.continuationStoreComplete(
+            4,
+            keyOf(claim.id),
+            keyOf(next.id),
+            `${prefix}seq`,
+            index,
+            claim.token,
+            ...(await saveArgs(next, saveOptions)),
+          )
+        : await redis.continuationStoreComplete(1, keyOf(claim.id), claim.token);
+      if (done !== 1) throw claimLost(claim);
     },
     async release(claim: Claim) {
-      await redis.continuationStoreRelease(keyOf(claim.id), claim.token);
+      if ((await redis.continuationStoreRelease(keyOf(claim.id), claim.token)) !== 1) throw claimLost(claim);
+    },
+    async fail(claim: Claim, error: string) {
+      if ((await redis.continuationStoreFail(keyOf(claim.id), claim.token, error)) !== 1)
+        throw claimLost(claim);
+    },
+    async retry(id: string) {
+      const result = await redis.continuationStoreRetry(keyOf(id));
+      if (result === 1) return;
+      // Only for the message: the script already refused atomically.
+      throw retryRefused(id, result === 'missing' ? 'missing' : ((await this.load(id))?.status ?? 'missing'));
     },
     async close() {
       if (!options.redis) await client.quit();
@@ -236,11 +278,13 @@ function summaryOf(fields: Fields, now: number): StoredSummary {
   const status: StoredStatus =
     fields.completed === '1'
       ? 'completed'
-      : expiresAt !== undefined && expiresAt <= now
-        ? 'expired'
-        : fields.lease_until && Number(fields.lease_until) > now
-          ? 'claimed'
-          : 'suspended';
+      : fields.failed === '1'
+        ? 'failed'
+        : expiresAt !== undefined && expiresAt <= now
+          ? 'expired'
+          : fields.lease_until && Number(fields.lease_until) > now
+            ? 'claimed'
+            : 'suspended';
   const summary: StoredSummary = {
     id: fields.id!,
     runId: fields.run_id!,
@@ -250,5 +294,6 @@ function summaryOf(fields: Fields, now: number): StoredSummary {
     createdAt: fields.created_at!,
   };
   if (expiresAt !== undefined) summary.expiresAt = new Date(expiresAt).toISOString();
+  if (status === 'failed' && fields.error !== null) summary.error = fields.error;
   return summary;
 }

@@ -6,6 +6,7 @@
 import {
   type Claim,
   type ClaimOptions,
+  type CompleteOptions,
   type Continuation,
   ContinuationError,
   type ContinuationStore,
@@ -21,6 +22,8 @@ import {
   type ListPage,
   listCursor,
   listLimit,
+  type RenewOptions,
+  retryRefused,
   type SaveOptions,
   type StoredContinuation,
   type StoredStatus,
@@ -59,6 +62,8 @@ interface Row {
   created_at: string;
   expires_at: number | null;
   completed: number;
+  failed: number;
+  error: string | null;
   claim_owner: string | null;
   claim_token: string | null;
   lease_until: number | null;
@@ -67,6 +72,7 @@ interface Row {
 }
 
 const STATUS = `CASE WHEN completed THEN 'completed'
+  WHEN failed THEN 'failed'
   WHEN expires_at IS NOT NULL AND expires_at <= @now THEN 'expired'
   WHEN lease_until IS NOT NULL AND lease_until > @now THEN 'claimed'
   ELSE 'suspended' END`;
@@ -106,6 +112,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       created_at TEXT NOT NULL,
       expires_at INTEGER,
       completed INTEGER NOT NULL DEFAULT 0,
+      failed INTEGER NOT NULL DEFAULT 0,
+      error TEXT,
       claim_owner TEXT,
       claim_token TEXT,
       lease_until INTEGER,
@@ -114,13 +122,19 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     CREATE INDEX IF NOT EXISTS ${table}_run ON ${table} (run_id, seq);
     CREATE INDEX IF NOT EXISTS ${table}_agent ON ${table} (agent_name, seq);
   `);
+  // Tables made before failed runs were recorded gain the columns.
+  const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all();
+  if (!columns.some((column) => column.name === 'failed')) {
+    db.exec(`ALTER TABLE ${table} ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ${table} ADD COLUMN error TEXT;`);
+  }
 
   const upsert = db.prepare(
     `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
      VALUES (@id, @runId, @agentName, @metadata, @createdAt, @expiresAt, @body)
      ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
        metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
-       body = excluded.body, completed = 0, claim_owner = NULL, claim_token = NULL, lease_until = NULL`,
+       body = excluded.body, completed = 0, failed = 0, error = NULL, claim_owner = NULL, claim_token = NULL, lease_until = NULL`,
   );
   const select = db.prepare<[{ id: string; now: number }], Row>(
     `SELECT *, ${STATUS} AS status FROM ${table} WHERE id = @id`,
@@ -128,34 +142,55 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const remove = db.prepare(`DELETE FROM ${table} WHERE id = ?`);
   const claimRow = db.prepare(
     `UPDATE ${table} SET claim_owner = @owner, claim_token = @token, lease_until = @leaseUntil
-     WHERE id = @id AND completed = 0 AND (expires_at IS NULL OR expires_at > @now)
+     WHERE id = @id AND completed = 0 AND failed = 0 AND (expires_at IS NULL OR expires_at > @now)
        AND (lease_until IS NULL OR lease_until <= @now)`,
   );
-  const completeRow = db.prepare(
-    `UPDATE ${table} SET completed = 1 WHERE id = ? AND claim_token = ? AND completed = 0`,
-  );
+  // Held: same token, neither completed nor failed (a lapsed lease that nobody took still holds).
+  const HELD = 'id = @id AND claim_token = @token AND completed = 0 AND failed = 0';
+  const renewRow = db.prepare(`UPDATE ${table} SET lease_until = @leaseUntil WHERE ${HELD}`);
+  const completeRow = db.prepare(`UPDATE ${table} SET completed = 1 WHERE ${HELD}`);
   const releaseRow = db.prepare(
-    `UPDATE ${table} SET claim_owner = NULL, claim_token = NULL, lease_until = NULL
-     WHERE id = ? AND claim_token = ? AND completed = 0`,
+    `UPDATE ${table} SET claim_owner = NULL, claim_token = NULL, lease_until = NULL WHERE ${HELD}`,
   );
+  const failRow = db.prepare(
+    `UPDATE ${table} SET failed = 1, error = @error, claim_owner = NULL, claim_token = NULL, lease_until = NULL
+     WHERE ${HELD}`,
+  );
+  const retryRow = db.prepare(
+    `UPDATE ${table} SET failed = 0, error = NULL WHERE id = ? AND completed = 0 AND failed = 1`,
+  );
+  // The refusal is read in the same write transaction as the failed claim, so no other process
+  // can change the row between the two (a read after the write could see it claimable).
+  const claimOrRefusal = db.transaction(
+    (params: { id: string; owner: string; token: string; leaseUntil: number; now: number }) => {
+      if (claimRow.run(params).changes === 1) return undefined;
+      return select.get({ id: params.id, now: params.now }) ?? null;
+    },
+  );
+  const completeWith = db.transaction((claim: Claim, next: Parameters<typeof upsert.run>[0] | undefined) => {
+    if (completeRow.run({ id: claim.id, token: claim.token }).changes === 0) throw claimLost(claim);
+    if (next) upsert.run(next);
+  });
+  const row = async (continuation: Continuation, saveOptions: SaveOptions) => {
+    // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
+    const { expiresAt } = summarize(continuation, saveOptions.expiresAt);
+    return {
+      id: continuation.id,
+      runId: continuation.runId,
+      agentName: continuation.agent.name,
+      metadata: canonicalJson(continuation.metadata),
+      createdAt: continuation.createdAt,
+      expiresAt: expiresAt === undefined ? null : Date.parse(expiresAt),
+      body: await encodeStoredBody(continuation, encryption),
+    };
+  };
 
   return {
     database: db,
     table,
     capabilities: { leases: true, expiry: true, multiProcess: !db.memory },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
-      // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
-      const { expiresAt } = summarize(continuation, saveOptions.expiresAt);
-      const body = await encodeStoredBody(continuation, encryption);
-      upsert.run({
-        id: continuation.id,
-        runId: continuation.runId,
-        agentName: continuation.agent.name,
-        metadata: canonicalJson(continuation.metadata),
-        createdAt: continuation.createdAt,
-        expiresAt: expiresAt === undefined ? null : Date.parse(expiresAt),
-        body,
-      });
+      upsert.run(await row(continuation, saveOptions));
     },
     async load(id: string): Promise<StoredContinuation | undefined> {
       const row = select.get({ id, now: Date.now() });
@@ -195,7 +230,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       });
       const rows = db
         .prepare<[Record<string, unknown>], Row>(
-          `SELECT seq, id, run_id, agent_name, metadata, created_at, expires_at, ${STATUS} AS status
+          `SELECT seq, id, run_id, agent_name, metadata, created_at, expires_at, error, ${STATUS} AS status
            FROM ${table} WHERE ${where.join(' AND ')} ORDER BY seq LIMIT @limit`,
         )
         .all(params);
@@ -214,28 +249,41 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         token: crypto.randomUUID(),
         leaseUntil: new Date(now + (claimOptions.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
       };
-      const { changes } = claimRow.run({
+      const refusal = claimOrRefusal.immediate({
         id,
         owner: claim.owner,
         token: claim.token,
         leaseUntil: Date.parse(claim.leaseUntil),
         now,
       });
-      if (changes === 1) return claim;
-      const row = select.get({ id, now });
+      if (refusal === undefined) return claim;
       throw claimRefused(
         id,
-        row ? (row.status as 'expired' | 'claimed' | 'completed') : 'missing',
-        row && summaryOf(row).expiresAt,
+        refusal ? refusal.status : 'missing',
+        refusal && summaryOf(refusal).expiresAt,
+        refusal?.error,
       );
     },
-    async complete(claim: Claim) {
-      if (completeRow.run(claim.id, claim.token).changes === 0) {
+    async renew(claim: Claim, renewOptions: RenewOptions = {}): Promise<Claim> {
+      const leaseUntil = Date.now() + (renewOptions.leaseMs ?? DEFAULT_LEASE_MS);
+      if (renewRow.run({ id: claim.id, token: claim.token, leaseUntil }).changes === 0)
         throw claimLost(claim);
-      }
+      return { ...claim, leaseUntil: new Date(leaseUntil).toISOString() };
+    },
+    async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
+      const { next, ...saveOptions } = completeOptions;
+      completeWith.immediate(claim, next && (await row(next, saveOptions)));
     },
     async release(claim: Claim) {
-      releaseRow.run(claim.id, claim.token);
+      if (releaseRow.run({ id: claim.id, token: claim.token }).changes === 0) throw claimLost(claim);
+    },
+    async fail(claim: Claim, error: string) {
+      if (failRow.run({ id: claim.id, token: claim.token, error }).changes === 0) throw claimLost(claim);
+    },
+    async retry(id: string) {
+      if (retryRow.run(id).changes === 1) return;
+      const current = select.get({ id, now: Date.now() });
+      throw retryRefused(id, current ? current.status : 'missing');
     },
     async close() {
       if (!options.database && db.open) db.close();
@@ -253,5 +301,6 @@ function summaryOf(row: Row): StoredSummary {
     createdAt: row.created_at,
   };
   if (row.expires_at !== null) summary.expiresAt = new Date(row.expires_at).toISOString();
+  if (row.status === 'failed' && row.error !== null) summary.error = row.error;
   return summary;
 }

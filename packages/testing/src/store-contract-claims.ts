@@ -68,11 +68,11 @@ export function claimTests(open: Open, base: () => Continuation, options: StoreC
       await store.complete(claim);
       expect((await store.load('c1'))?.status).toBe('completed');
       await expectCode(store.claim('c1', { owner: 'w2' }), 'CLAIM_CONFLICT');
-      await expectCode(store.complete(claim), 'CLAIM_CONFLICT');
+      await expectCode(store.complete(claim), 'LEASE_LOST');
       await expectCode(store.claim('nope'), 'NOT_FOUND');
     });
 
-    it('makes a released claim claimable again, and ignores a stale release', async () => {
+    it('makes a released claim claimable again, and refuses a stale release without effect', async () => {
       const { store } = await open();
       await store.save(variant(base(), { id: 'c1' }));
       const first = await store.claim('c1', { owner: 'w1' });
@@ -80,9 +80,9 @@ export function claimTests(open: Open, base: () => Continuation, options: StoreC
       expect((await store.load('c1'))?.status).toBe('suspended');
       const second = await store.claim('c1', { owner: 'w2' });
       expect(second.token).not.toBe(first.token);
-      await store.release(first);
+      await expectCode(store.release(first), 'LEASE_LOST');
       await expectCode(store.claim('c1', { owner: 'w3' }), 'CLAIM_CONFLICT');
-      await expectCode(store.complete(first), 'CLAIM_CONFLICT');
+      await expectCode(store.complete(first), 'LEASE_LOST');
       await store.complete(second);
       expect((await store.load('c1'))?.status).toBe('completed');
     });
@@ -100,7 +100,7 @@ export function claimTests(open: Open, base: () => Continuation, options: StoreC
         return result.ok;
       }, 'the 50 ms lease expires');
       expect(fresh!.owner).toBe('w2');
-      await expectCode(store.complete(stale), 'CLAIM_CONFLICT');
+      await expectCode(store.complete(stale), 'LEASE_LOST');
       await store.complete(fresh!);
       await expectCode(store.claim('c1'), 'CLAIM_CONFLICT');
     });

@@ -11,6 +11,7 @@ import {
   type JsonObject,
   type RunResult,
   type SuspendedResult,
+  type ToolContext,
   type ToolDefinition,
 } from '@agent-continuations/core';
 import { expect } from 'vitest';
@@ -42,13 +43,22 @@ const salaryArgs = {
  * const result = await agent.run('Raise the salary of Ann Example to 120k'); // suspended
  * ```
  */
-export function payrollAgent(runs: ToolRuns, options: { name?: string; letter?: boolean } = {}): EngineAgent {
+export function payrollAgent(
+  runs: ToolRuns,
+  options: {
+    name?: string;
+    letter?: boolean;
+    /** Awaited inside `update_salary` after it counted its run: a slow tool, or one that watches `ctx.signal`. */
+    during?: (ctx: ToolContext) => Promise<void>;
+  } = {},
+): EngineAgent {
   const approved = (toolName: keyof ToolRuns): ToolDefinition => ({
     name: toolName,
     inputSchema: salaryArgs,
     needsApproval: true,
-    execute: async (args: { employee: string; salary: number }) => {
+    execute: async (args: { employee: string; salary: number }, ctx: ToolContext) => {
       runs[toolName]++;
+      if (toolName === 'update_salary') await options.during?.(ctx);
       return { ok: true, employee: args.employee };
     },
   });
@@ -94,13 +104,14 @@ export async function nestedContinuation(metadata: JsonObject = {}): Promise<Con
   return suspended(await hr.run(`Give ${SECRET_TEXT} a raise — ünïcödé ✓`, { metadata })).continuation;
 }
 
-/** A copy of `base` under another id, with the given run id, agent name and metadata. */
+/** A deep copy of `base` under another id, with the given run id, agent name and metadata. */
 export function variant(
   base: Continuation,
   fields: { id: string; runId?: string; agentName?: string; metadata?: JsonObject },
 ): Continuation {
+  // A deep copy: a test that changes what it saved must not change every later test's base.
   return {
-    ...base,
+    ...structuredClone(base),
     id: fields.id,
     runId: fields.runId ?? `run_${fields.id}`,
     agent: { ...base.agent, name: fields.agentName ?? base.agent.name },

@@ -22,6 +22,7 @@ import {
   type StoreContractFactory,
   type StoreContractOptions,
 } from './store-contract-harness';
+import { leaseTests } from './store-contract-leases';
 
 /**
  * Register the store contract tests for a store.
@@ -67,6 +68,7 @@ export function runStoreContract(
     basicTests(open, () => base);
     listTests(open, () => base);
     claimTests(open, () => base, options);
+    leaseTests(open, () => base, options);
     if (options.encryption) encryptionTests(open, () => base);
   });
 }
