@@ -3,9 +3,9 @@
  * build on {@link createContinuableAgent}; users of the core alone can too.
  */
 import { actionId, listActions, splitActionId } from './actions';
-import { parseContinuation } from './codec';
+import { openContinuation, parseContinuation } from './codec';
 import { auditEntries, checkDecisions } from './decisions';
-import { ContinuationError, ModelCallError } from './errors';
+import { ContinuationError, isContinuationError, ModelCallError } from './errors';
 import { fingerprintAgent } from './fingerprint';
 import type { PendingEntry, SuspendReason } from './format';
 import { type AgentRef, addUsage, type Continuation, emptyUsage } from './format';
@@ -22,9 +22,11 @@ import { type PredicateContext, type SuspendWhen, toPredicates } from './predica
 import type { Decisions, RunEvent, RunOptions, RunResult } from './protocol';
 import { checkResumable } from './resumable';
 import { newId, type RunState, snapshot, stateFromContinuation } from './run-state';
+import { type SealConfig, sealContinuation } from './seal';
 import type { AgentStream, AgentStreamEvent } from './stream';
 import { createStream } from './stream';
 import type { ToolDefinition } from './tools';
+import { isTrusted } from './trust';
 import { type CallDecisions, STREAMS_RUNS, settleTurn } from './turn';
 
 /**
@@ -58,6 +60,18 @@ export interface ContinuableAgentConfig {
    * by default; `Infinity` for no limit.
    */
   maxSteps?: number;
+  /**
+   * Seal every continuation this agent emits (suspensions, and the state a failure carries), and
+   * refuse to resume one that is unsealed (`SEAL_MISSING`) or altered (`SEAL_MISMATCH`), before
+   * anything runs. `previous` secrets still verify, for rotation. Sub-agents resumed by this
+   * agent's own runs, and records a store or checkpoint log marks as its own, are not re-checked.
+   *
+   * @example
+   * ```ts
+   * createContinuableAgent({ name, model, tools, seal: { secret: process.env.SEAL_SECRET!, keyId: '2026-12' } });
+   * ```
+   */
+  seal?: SealConfig;
 }
 
 /** What a streamed run accepts: a new input, or a continuation with decisions. */
@@ -204,7 +218,10 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     options: RunOptions = {},
     sink?: StreamSink,
   ): Promise<RunResult<string>> {
-    const continuation = parseContinuation(input);
+    const continuation =
+      config.seal && !isTrusted(input)
+        ? await openContinuation(input, config.seal)
+        : parseContinuation(input);
     await resumable(continuation, decisions, options);
     await checkDecisions(continuation, decisions, tools, options);
 
@@ -360,13 +377,24 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     }
   }
 
-  async function suspend(
-    state: RunState,
-    continuation: Continuation,
-    emit: (event: RunEvent) => Promise<void>,
-  ) {
+  async function suspend(state: RunState, made: Continuation, emit: (event: RunEvent) => Promise<void>) {
+    const continuation = config.seal ? await sealContinuation(made, config.seal) : made;
     await emit({ type: 'suspend', runId: state.runId, continuation });
     return { status: 'suspended' as const, continuation, actions: listActions(continuation) };
+  }
+
+  /** A failure's continuation leaves the agent sealed too, so it can be resumed like a suspension. */
+  async function sealed<T>(running: Promise<T>): Promise<T> {
+    if (!config.seal) return running;
+    try {
+      return await running;
+    } catch (error) {
+      if (isContinuationError(error) && error.continuation && !error.continuation.seal) {
+        const continuation = await sealContinuation(error.continuation, config.seal);
+        Object.defineProperty(error, 'continuation', { value: continuation, enumerable: true });
+      }
+      throw error;
+    }
   }
 
   return {
@@ -374,8 +402,8 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     framework,
     ...(config.description === undefined ? {} : { description: config.description }),
     tools,
-    run: (input, options = {}) => start(input, options),
-    resume: (continuation, decisions, options = {}) => resume(continuation, decisions, options),
+    run: (input, options = {}) => sealed(start(input, options)),
+    resume: (continuation, decisions, options = {}) => sealed(resume(continuation, decisions, options)),
     // A parent checks a child's decisions through this before anything runs: a child that cannot
     // resume (changed, renamed) must fail there, not later inside the parent's tool call.
     checkDecisions: async (continuation, decisions, options = {}) => {
@@ -386,9 +414,11 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     [STREAMS_RUNS]: true,
     stream: (input, options = {}) =>
       createStream<string>((sink) =>
-        typeof input === 'string' || Array.isArray(input)
-          ? start(input, options, sink)
-          : resume(input.continuation, input.decisions, options, sink),
+        sealed(
+          typeof input === 'string' || Array.isArray(input)
+            ? start(input, options, sink)
+            : resume(input.continuation, input.decisions, options, sink),
+        ),
       ),
   };
 }

@@ -159,6 +159,7 @@ export {
   runRefused,
 } from './store-kit';
 export type { AgentStream, AgentStreamEvent } from './stream';
+export { trustContinuation } from './trust';
 export {
   type AgentToolOptions,
   type ApprovalContext,

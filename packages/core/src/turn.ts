@@ -13,6 +13,7 @@ import type { ContinuableAgent, Decision, Decisions, RunEvent, RunOptions } from
 import type { RunState } from './run-state';
 import type { AgentStream, AgentStreamEvent } from './stream';
 import type { ToolContext, ToolDefinition } from './tools';
+import { trustContinuation } from './trust';
 
 /** The decisions that reach one tool call: its own, or those for its child's actions. */
 export interface CallDecisions {
@@ -404,6 +405,8 @@ async function runChild<I, O>(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.allowChangedAgent ? { allowChangedAgent: true } : {}),
   };
+  // The child's state is part of this run's own tree, checked (and verified, if sealed) with it.
+  if (how.resume) trustContinuation(how.resume.continuation);
   if (!streamed) {
     return how.resume
       ? agent.resume(how.resume.continuation, how.resume.decisions, childOptions)

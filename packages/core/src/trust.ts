@@ -1,0 +1,28 @@
+/**
+ * Which continuation objects came from inside this process (a parent's own tree, a store's or a
+ * checkpoint log's own records) rather than from outside. An agent configured with a seal
+ * verifies every continuation it resumes except these: an object is marked only by code that
+ * already trusts it, and a mark cannot travel through JSON.
+ */
+import type { Continuation } from './format';
+
+const trusted = new WeakSet<object>();
+
+/**
+ * Mark `continuation` as the process's own record, so a sealed agent resumes it without a seal
+ * (for store and checkpoint-log authors: what they read back from their own storage).
+ *
+ * @example
+ * ```ts
+ * const continuation = trustContinuation(replayCheckpoints(entries).continuation!);
+ * ```
+ */
+export function trustContinuation(continuation: Continuation): Continuation {
+  trusted.add(continuation);
+  return continuation;
+}
+
+/** Whether `value` is a continuation object marked by {@link trustContinuation}. */
+export function isTrusted(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && trusted.has(value);
+}
