@@ -127,9 +127,10 @@ export async function checkDecisions(
 
 /**
  * Decisions are untrusted input: a plain object keyed by action id, JSON throughout, no deeper
- * than a continuation may be (every key, `__proto__` included, is data).
+ * than a continuation may be (every key, `__proto__` included, is data). `checkDecisions` starts
+ * with it; a resume path that reads the decisions before that calls it first.
  */
-function checkDecisionsShape(decisions: unknown): void {
+export function checkDecisionsShape(decisions: unknown): asserts decisions is Decisions {
   const prototype =
     typeof decisions === 'object' && decisions !== null ? Object.getPrototypeOf(decisions) : undefined;
   if (Array.isArray(decisions) || (prototype !== Object.prototype && prototype !== null)) {
