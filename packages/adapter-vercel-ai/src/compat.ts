@@ -34,7 +34,10 @@ export function instructionsOf(settings: AnySettings): unknown {
   return settings.instructions ?? settings.system;
 }
 
-/** Keys of agent settings that concern the whole loop, which the engine replaces, and never reach `generateText`. */
+/**
+ * Keys of agent settings that concern the whole loop, which the adapter handles itself, and never
+ * reach the per-step `generateText` call.
+ */
 export const LOOP_ONLY_KEYS = [
   'id',
   'version',
@@ -46,19 +49,53 @@ export const LOOP_ONLY_KEYS = [
   'callOptionsSchema',
   'onFinish',
   'onEnd',
-  'onStart',
-  'experimental_onStart',
-  'onToolExecutionStart',
-  'onToolExecutionEnd',
-  'experimental_onToolCallStart',
-  'experimental_onToolCallFinish',
   'toolApproval',
-  'experimental_toolApprovalSecret',
-  'output',
-  'experimental_output',
-  'prompt',
-  'messages',
+  'prepareStep',
+  'experimental_prepareStep',
+  'experimental_repairToolCall',
 ] as const;
+
+/** The user's `prepareStep` (`experimental_prepareStep` is ai@6's older name). */
+export function prepareStepOf(
+  settings: AnySettings,
+): ((options: Record<string, unknown>) => unknown) | undefined {
+  return (settings.prepareStep ?? settings.experimental_prepareStep) as
+    | ((options: Record<string, unknown>) => unknown)
+    | undefined;
+}
+
+/** The structured output specification (`experimental_output` is ai@6's older name). */
+export function outputOf(settings: AnySettings): OutputSpec | undefined {
+  return (settings.output ?? settings.experimental_output) as OutputSpec | undefined;
+}
+
+/** What the adapter reads of an `Output` specification (`Output.object(...)`, `Output.text()`, ...). */
+export interface OutputSpec {
+  parseCompleteOutput(
+    options: { text: string },
+    context: { response: Record<string, unknown>; usage: Record<string, unknown>; finishReason: string },
+  ): Promise<unknown>;
+}
+
+/** The completion callback: `onEnd` in ai@7 (with `onFinish` its deprecated alias), `onFinish` in ai@6. */
+export function onFinishOf(settings: AnySettings): ((event: Record<string, unknown>) => unknown) | undefined {
+  return (settings.onEnd ?? settings.onFinish) as ((event: Record<string, unknown>) => unknown) | undefined;
+}
+
+/** A stop condition, as both majors call it. */
+export type StopConditionFn = (options: { steps: never[] }) => boolean | PromiseLike<boolean>;
+
+/**
+ * The stop conditions of a run: the settings' `stopWhen`, or for a `ToolLoopAgent` without one the
+ * default of both majors, 20 steps (`stepCountIs(20)` in ai@6, `isStepCount(20)` in ai@7).
+ * `generateText` settings without `stopWhen` get none: their native default, one step, is the
+ * engine's loop itself, bounded by the engine's own step limit.
+ */
+export function stopConditionsOf(settings: AnySettings, isAgent: boolean): StopConditionFn[] {
+  const stopWhen = settings.stopWhen as StopConditionFn | StopConditionFn[] | undefined;
+  if (stopWhen === undefined) return isAgent ? [({ steps }) => steps.length === 20] : [];
+  return Array.isArray(stopWhen) ? stopWhen : [stopWhen];
+}
 
 /** What a tool's `execute`, `needsApproval` and `toModelOutput` see besides the input, per major. */
 export function toolOptionsContext(settings: AnySettings, toolName: string): Record<string, unknown> {

@@ -22,7 +22,7 @@ import {
   textOf,
   toPredicates,
 } from '@agent-continuations/core';
-import type { ModelMessage, Tool } from 'ai';
+import type { GenerateTextResult, ModelMessage, StreamTextResult, Tool, ToolSet } from 'ai';
 import {
   callOptionsOf,
   keepingCallOptions,
@@ -114,9 +114,9 @@ export interface VercelContinuableAgent<Output = string, CallOptions = unknown>
    */
   stream(input: VercelStreamInput, options?: VercelRunOptions<CallOptions>): ContinuableStream<Output>;
   /** The SDK's `agent.stream({ prompt | messages, options, abortSignal })`, as `createAgentUIStreamResponse` calls it. */
-  stream(parameters: SdkCallParameters<CallOptions>): Promise<ContinuableStream<Output>>;
+  stream(parameters: SdkCallParameters<CallOptions>): Promise<ContinuableStreamResult<Output>>;
   /** The SDK's `agent.generate({ prompt | messages, options, abortSignal })`; `result` holds the run's result. */
-  generate(parameters: SdkCallParameters<CallOptions>): Promise<ContinuableGenerateResult<Output>>;
+  generate(parameters: SdkCallParameters<CallOptions>): Promise<ContinuableGenerateTextResult<Output>>;
   checkDecisions(
     continuation: Continuation,
     decisions: Decisions,
@@ -124,8 +124,31 @@ export interface VercelContinuableAgent<Output = string, CallOptions = unknown>
   ): Promise<void>;
 }
 
+/** An SDK-shaped streamed run: the SDK's `StreamTextResult`, the core's event stream, and the continuation. */
+export type ContinuableStreamResult<Output> = ContinuableStream<Output> & StreamTextResult<ToolSet, any>;
+
+/** An SDK-shaped finished run: the SDK's `GenerateTextResult`, the run's result and the continuation. */
+export type ContinuableGenerateTextResult<Output> = ContinuableGenerateResult<Output> &
+  GenerateTextResult<ToolSet, any>;
+
 /** The settings `continuable()` reads: those of `generateText`, or of a `ToolLoopAgent`. */
 export type ContinuableSettings = { model: unknown; tools?: Record<string, Tool> } & Record<string, unknown>;
+
+/** The completed output of an agent or settings: the parsed `output`, or the text. */
+export type OutputOf<A> = A extends { generate(...args: any[]): PromiseLike<{ output: infer O }> }
+  ? [O] extends [never]
+    ? string
+    : O
+  : A extends { output: { parseCompleteOutput(...args: any[]): PromiseLike<infer O> } }
+    ? O
+    : string;
+
+/** The call options of a `ToolLoopAgent` with `callOptionsSchema`. */
+export type CallOptionsOf<A> = A extends { generate(options: infer P): any }
+  ? P extends { options: infer C }
+    ? C
+    : never
+  : never;
 
 /**
  * Make an AI SDK agent continuable: it suspends for approvals, human input, suspended sub-agents
@@ -146,10 +169,12 @@ export type ContinuableSettings = { model: unknown; tools?: Record<string, Tool>
  * }
  * ```
  */
-export function continuable<Output = any, CallOptions = any>(
-  agentOrSettings: { version: 'agent-v1' } | ContinuableSettings,
+export function continuable<A extends { version: 'agent-v1' } | ContinuableSettings>(
+  agentOrSettings: A,
   options: ContinuableOptions,
-): VercelContinuableAgent<Output, CallOptions> {
+): VercelContinuableAgent<OutputOf<A>, CallOptionsOf<A>> {
+  type Output = OutputOf<A>;
+  type CallOptions = CallOptionsOf<A>;
   if (typeof options?.name !== 'string' || options.name.length === 0) {
     throw new ContinuationError('INVALID_OPERATION', 'continuable() needs options.name, a non-empty string.');
   }
@@ -332,10 +357,10 @@ export function continuable<Output = any, CallOptions = any>(
         }
       },
     };
-    return continuableStream(
-      events,
-      begun.then(({ prepared }) => prepared.context),
-    );
+    const context = begun.then(({ prepared }) => prepared.context);
+    // The stream's iteration and `result` report a failure to begin; this one must not crash the process.
+    context.catch(() => {});
+    return continuableStream(events, context);
   };
 
   /** The SDK's call parameters as this adapter's input, run options and per-call settings. */

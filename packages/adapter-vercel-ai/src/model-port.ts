@@ -12,8 +12,10 @@ import type {
   ModelStreamEvent,
 } from '@agent-continuations/core';
 import { generateText, type ModelMessage, stepCountIs, streamText, type Tool } from 'ai';
-import { type AnySettings, instructionsOf, LOOP_ONLY_KEYS } from './compat';
+import { type AnySettings, instructionsOf, LOOP_ONLY_KEYS, prepareStepOf } from './compat';
 import { AI_SDK_KEY, toModelMessages, toNeutralMessage } from './messages';
+import { rejectionReason } from './rejection';
+import type { StepRecord } from './steps';
 
 /** The engine's model port for an agent's settings. */
 export function createModelPort(settings: AnySettings): ModelPort {
@@ -28,10 +30,11 @@ export function createModelPort(settings: AnySettings): ModelPort {
       return [name, schemaOnly];
     }),
   );
-  const skip = new Set<string>([...LOOP_ONLY_KEYS, 'prepareStep', 'experimental_repairToolCall']);
+  const skip = new Set<string>(LOOP_ONLY_KEYS);
   const callSettings = Object.fromEntries(Object.entries(settings).filter(([key]) => !skip.has(key)));
   const system = instructionsOf(settings);
-  const userPrepareStep = settings.prepareStep as ((options: Record<string, unknown>) => unknown) | undefined;
+  const userPrepareStep = prepareStepOf(settings);
+  const userOnError = settings.onError as ((event: { error: unknown }) => unknown) | undefined;
   const userRepair = settings.experimental_repairToolCall as
     | ((options: Record<string, unknown>) => unknown)
     | undefined;
@@ -70,18 +73,24 @@ export function createModelPort(settings: AnySettings): ModelPort {
       const result = await generateText(
         (await stepArgs(request)) as unknown as Parameters<typeof generateText>[0],
       );
-      return toResponse(result.response.messages, result.usage, result.finishReason);
+      return toResponse(result.response.messages, result.usage, result.finishReason, result.rawFinishReason);
     },
     async *stream(request): AsyncIterable<ModelStreamEvent> {
       let failure: { error: unknown } | undefined;
       const result = streamText({
         ...((await stepArgs(request)) as unknown as Parameters<typeof streamText>[0]),
-        onError: ({ error }: { error: unknown }) => {
-          failure ??= { error };
+        onError: async (event: { error: unknown }) => {
+          failure ??= { error: event.error };
+          await userOnError?.(event);
         },
       });
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') yield { type: 'text-delta', delta: part.text };
+        // Tool-input deltas pass through the engine's stream to the UI stream, as the SDK sends them.
+        else if (part.type === 'tool-input-start' && !part.providerExecuted)
+          yield { type: 'tool-input-start', toolCallId: part.id, toolName: part.toolName } as never;
+        else if (part.type === 'tool-input-delta')
+          yield { type: 'tool-input-delta', toolCallId: part.id, delta: part.delta } as never;
         else if (part.type === 'reasoning-delta') yield { type: 'reasoning-delta', delta: part.text };
         else if (part.type === 'tool-call' && !part.providerExecuted) {
           yield {
@@ -99,7 +108,12 @@ export function createModelPort(settings: AnySettings): ModelPort {
       const response = await result.response;
       yield {
         type: 'finish',
-        response: toResponse(response.messages, await result.usage, await result.finishReason),
+        response: toResponse(
+          response.messages,
+          await result.usage,
+          await result.finishReason,
+          await result.rawFinishReason,
+        ),
       };
     },
   };
@@ -107,13 +121,14 @@ export function createModelPort(settings: AnySettings): ModelPort {
 
 /**
  * The prompt for one step. Results the engine recorded carry the tool's return value; like the
- * SDK, send the model what the tool's `toModelOutput` makes of it.
+ * SDK, send the model what the tool's `toModelOutput` makes of it. A call a human rejected goes
+ * in the SDK's own denial form, `execution-denied` with the human's reason.
  */
 async function promptMessages(
   messages: readonly Message[],
   tools: Record<string, Tool>,
 ): Promise<ModelMessage[]> {
-  const converted = toModelMessages(messages);
+  const converted = deniedForm(messages, toModelMessages(messages));
   if (!Object.values(tools).some((tool) => tool.toModelOutput)) return converted;
   const inputs = new Map<string, unknown>();
   for (const message of messages) {
@@ -132,6 +147,7 @@ async function promptMessages(
           const ownForm = (source?.providerMetadata?.[AI_SDK_KEY] as { output?: unknown } | undefined)
             ?.output;
           if (!source || !toModelOutput || source.isError || ownForm !== undefined) return part;
+          if (part.output.type === 'execution-denied') return part;
           const output = await toModelOutput({
             toolCallId: part.toolCallId,
             input: inputs.get(part.toolCallId),
@@ -145,6 +161,27 @@ async function promptMessages(
   );
 }
 
+/** Rejected calls' results (the core's rejection text, marked as an error) as `execution-denied`. */
+function deniedForm(messages: readonly Message[], converted: ModelMessage[]): ModelMessage[] {
+  return converted.map((message, index) => {
+    const neutral = messages[index]!;
+    if (message.role !== 'tool' || neutral.role !== 'tool') return message;
+    let changed = false;
+    const content = message.content.map((part) => {
+      if (part.type !== 'tool-result') return part;
+      const source = neutral.content.find((result) => result.toolCallId === part.toolCallId);
+      const reason = source?.isError ? rejectionReason(source.output) : undefined;
+      if (reason === undefined) return part;
+      changed = true;
+      return {
+        ...part,
+        output: { type: 'execution-denied' as const, ...(reason === null ? {} : { reason }) },
+      };
+    });
+    return changed ? { ...message, content } : message;
+  });
+}
+
 function toResponse(
   messages: readonly ModelMessage[],
   usage: {
@@ -153,11 +190,23 @@ function toResponse(
     totalTokens?: number | undefined;
   },
   finishReason: string,
+  rawFinishReason: string | undefined,
 ): ModelResponse {
   const assistant = messages.find((message) => message.role === 'assistant');
-  const message: AssistantMessage = assistant
+  const converted: AssistantMessage = assistant
     ? (toNeutralMessage(assistant) as AssistantMessage)
     : { role: 'assistant', content: [] };
+  // The call's own usage and finish reason, for the SDK-shaped steps (`stopWhen`, `onFinish`).
+  const step: StepRecord = {
+    usage: JSON.parse(JSON.stringify(usage)) as StepRecord['usage'],
+    finishReason,
+    ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
+  };
+  const own = (converted.providerMetadata?.[AI_SDK_KEY] ?? {}) as Record<string, unknown>;
+  const message: AssistantMessage = {
+    ...converted,
+    providerMetadata: { ...converted.providerMetadata, [AI_SDK_KEY]: { ...own, step } as never },
+  };
   const inputTokens = usage.inputTokens ?? 0;
   const outputTokens = usage.outputTokens ?? 0;
   return {

@@ -8,6 +8,7 @@
 import {
   type Action,
   type AgentStream,
+  type AgentStreamEvent,
   type Continuation,
   type Decisions,
   type RunResult,
@@ -46,8 +47,23 @@ export interface UIStreamOptions {
    */
   originalMessages?: UIMessage[];
   /** Called with the run's result once it is known, e.g. to save a suspended continuation. */
-  onResult?: (result: RunResult<string>) => void | Promise<void>;
+  onResult?: (result: RunResult<any>) => void | Promise<void>;
+  /** The UI stream's own `onFinish` (the SDK's `UIMessageStreamOptions.onFinish`). */
+  onFinish?: (event: {
+    messages: UIMessage[];
+    isContinuation: boolean;
+    responseMessage: UIMessage;
+    isAborted: boolean;
+    finishReason?: unknown;
+  }) => void | PromiseLike<void>;
+  /** The SDK's `generateMessageId`, for the assistant message's id. */
+  generateMessageId?: () => string;
 }
+
+/** Deltas of a tool call's input while the model streams it. */
+type ToolInputEvent =
+  | { type: 'tool-input-start'; toolCallId: string; toolName: string }
+  | { type: 'tool-input-delta'; toolCallId: string; delta: string };
 
 /**
  * Turn a streamed run (`agent.stream(...)`) into a UI message stream.
@@ -65,19 +81,31 @@ export interface UIStreamOptions {
  * ```
  */
 export function toUIMessageStream(
-  run: AgentStream<string>,
+  run: AgentStream<any>,
   options: UIStreamOptions = {},
 ): ReadableStream<UIMessageChunk> {
   return createUIMessageStream<UIMessage>({
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.originalMessages ? { originalMessages: options.originalMessages } : {}),
+    ...(options.onFinish ? { onFinish: options.onFinish as never } : {}),
+    ...(options.generateMessageId ? { generateId: options.generateMessageId } : {}),
     execute: async ({ writer }) => {
       let open: { kind: 'text' | 'reasoning'; id: string } | undefined;
       let inStep = false;
+      // A model call ended; its step stays open for its tool results, as in the SDK's stream.
+      let stepEnded = false;
       let parts = 0;
       const startStep = () => {
+        if (stepEnded) {
+          writer.write({ type: 'finish-step' });
+          inStep = false;
+          stepEnded = false;
+        }
         if (!inStep) writer.write({ type: 'start-step' });
         inStep = true;
+      };
+      const inCurrentStep = () => {
+        if (!inStep) startStep();
       };
       const close = () => {
         if (open) writer.write({ type: `${open.kind}-end`, id: open.id });
@@ -93,8 +121,27 @@ export function toUIMessageStream(
         writer.write({ type: `${kind}-delta`, id: open.id, delta: text });
       };
       writer.write({ type: 'start' });
-      for await (const event of run) {
+      for await (const each of run) {
+        const event = each as AgentStreamEvent<unknown> | ToolInputEvent;
+        // A sub-agent's own events are not the chat's message; its pending actions are shown at the end.
+        if ((event as { path?: unknown }).path) continue;
         switch (event.type) {
+          case 'tool-input-start':
+            startStep();
+            close();
+            writer.write({
+              type: 'tool-input-start',
+              toolCallId: event.toolCallId,
+              toolName: event.toolName,
+            });
+            break;
+          case 'tool-input-delta':
+            writer.write({
+              type: 'tool-input-delta',
+              toolCallId: event.toolCallId,
+              inputTextDelta: event.delta,
+            });
+            break;
           case 'text-delta':
           case 'reasoning-delta':
             delta(event.type === 'text-delta' ? 'text' : 'reasoning', event.delta);
@@ -110,7 +157,7 @@ export function toUIMessageStream(
             });
             break;
           case 'tool-result':
-            startStep();
+            inCurrentStep();
             close();
             writer.write(
               event.rejected
@@ -126,13 +173,12 @@ export function toUIMessageStream(
             break;
           case 'step':
             close();
-            if (inStep) writer.write({ type: 'finish-step' });
-            inStep = false;
+            stepEnded = inStep;
             break;
           case 'result':
             close();
             if (event.result.status === 'suspended') {
-              startStep();
+              inCurrentStep();
               for (const chunk of pendingChunks(event.result.continuation, event.result.actions, options))
                 writer.write(chunk);
             }
@@ -159,7 +205,7 @@ export function toUIMessageStream(
  * ```
  */
 export function toUIMessageStreamResponse(
-  run: AgentStream<string>,
+  run: AgentStream<any>,
   options: UIStreamOptions & { status?: number; headers?: Record<string, string> } = {},
 ): Response {
   const { status, headers, ...streamOptions } = options;

@@ -6,7 +6,16 @@ import type {
   RunResult,
   ToolContext,
 } from '@agent-continuations/core';
-import { type LanguageModel, type ModelMessage, type Tool, ToolLoopAgent, tool, type UIMessage } from 'ai';
+import {
+  createAgentUIStreamResponse,
+  type LanguageModel,
+  type ModelMessage,
+  Output,
+  type Tool,
+  ToolLoopAgent,
+  tool,
+  type UIMessage,
+} from 'ai';
 import { expectTypeOf } from 'vitest';
 import { z } from 'zod';
 import {
@@ -34,11 +43,36 @@ const fromSettings = continuable(
   { model, system: 'Be brief', tools: { lookup }, temperature: 0 },
   { name: 'b' },
 );
-expectTypeOf(fromAgent).toEqualTypeOf<VercelContinuableAgent>();
+expectTypeOf(fromAgent).toEqualTypeOf<VercelContinuableAgent<string, never>>();
 expectTypeOf(fromSettings).toExtend<ContinuableAgent<string | ModelMessage[], string>>();
 expectTypeOf(fromAgent.run('hi')).resolves.toEqualTypeOf<RunResult<string>>();
 expectTypeOf(fromAgent.run([{ role: 'user', content: 'hi' }])).resolves.toEqualTypeOf<RunResult<string>>();
-expectTypeOf(fromAgent.stream('hi')).toEqualTypeOf<AgentStream<string>>();
+expectTypeOf(fromAgent.stream('hi')).toExtend<AgentStream<string>>();
+
+// Structured output types the completed result; call options type run()'s `options`.
+const structured = continuable(
+  new ToolLoopAgent({
+    model,
+    output: Output.object({ schema: z.object({ city: z.string() }) }),
+    callOptionsSchema: z.object({ userId: z.string() }),
+    prepareCall: ({ options, ...settings }) => ({ ...settings, instructions: `User ${options.userId}` }),
+  }),
+  { name: 's' },
+);
+expectTypeOf(structured.run('hi', { options: { userId: 'u1' } })).resolves.toEqualTypeOf<
+  RunResult<{ city: string }>
+>();
+// @ts-expect-error: call options are checked against callOptionsSchema
+structured.run('hi', { options: { userId: 1 } });
+expectTypeOf(
+  continuable({ model, output: Output.object({ schema: z.object({ n: z.number() }) }) }, { name: 'o' }).run(
+    'x',
+  ),
+).resolves.toEqualTypeOf<RunResult<{ n: number }>>();
+
+// Where the SDK takes a ToolLoopAgent, it takes a continuable one.
+createAgentUIStreamResponse({ agent: fromAgent, uiMessages: [] });
+expectTypeOf(fromAgent.generate({ prompt: 'hi' })).resolves.toHaveProperty('result');
 
 // A continuable agent from any adapter becomes an AI SDK tool.
 expectTypeOf(agentTool(fromAgent)).toExtend<Tool>();
