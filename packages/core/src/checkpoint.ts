@@ -83,15 +83,22 @@ export interface RunLease {
   leaseUntil: string;
 }
 
-/** Where a run stands in its log. */
+/**
+ * Where a run stands in its log. `failed`: recovery gave up on it after its attempts (see
+ * {@link CheckpointLog.fail}); `error` says why. A new `begin` (a resume on purpose) starts it again.
+ */
 export interface RunRecord {
   runId: string;
   agentName: string;
-  status: 'running' | 'suspended' | 'completed' | 'rejected';
+  status: 'running' | 'suspended' | 'completed' | 'rejected' | 'failed';
   /** The id of the last recorded suspension. */
   suspensionId?: string;
   owner?: string;
   leaseUntil?: string;
+  /** Take-overs since the run's segment began: how often recovery picked it up. */
+  attempts?: number;
+  /** For a `failed` run: the last error's message. */
+  error?: string;
 }
 
 /** Options of taking a run's lease. */
@@ -112,16 +119,24 @@ export interface CheckpointLog {
    * is already taken.
    */
   begin(start: CheckpointStart, options: LeaseOptions): Promise<RunLease>;
-  /** Append under the lease and extend it; `suspend` and `end` release it. `CLAIM_CONFLICT` when lost. */
+  /** Append under the lease and extend it; `suspend` and `end` release it. `LEASE_LOST` when lost. */
   append(lease: RunLease, entry: CheckpointStep | CheckpointEnd): Promise<void>;
-  /** Extend the lease without writing; `CLAIM_CONFLICT` when lost. */
+  /** Extend the lease without writing; `LEASE_LOST` when lost. */
   renew(lease: RunLease): Promise<void>;
+  /**
+   * Mark the running run `failed` with `error` (a message) and release the lease: recovery no longer
+   * picks it up. `LEASE_LOST` when the lease was lost.
+   */
+  fail(lease: RunLease, error: string): Promise<void>;
   /** The run's entries, in order. */
   read(runId: string): Promise<CheckpointEntry[]>;
   status(runId: string): Promise<RunRecord | undefined>;
   /** Running runs whose lease expired: their worker died. */
   expired(options?: { limit?: number }): Promise<string[]>;
-  /** Take the lease of a running run whose lease expired; exactly one caller wins, others get `CLAIM_CONFLICT`. */
+  /**
+   * Take the lease of a running run whose lease expired, counting the attempt in the record's
+   * `attempts`; exactly one caller wins, others get `CLAIM_CONFLICT`.
+   */
   takeOver(runId: string, options: LeaseOptions): Promise<RunLease>;
 }
 

@@ -13,19 +13,28 @@ import {
   replayCheckpoints,
 } from './checkpoint';
 import { parseContinuation } from './codec';
-import { ContinuationError } from './errors';
+import { ContinuationError, isContinuationError } from './errors';
 import type { Continuation } from './format';
 import { inputMessages, type Message } from './messages';
 import type { ContinuableAgent, Decisions, RunOptions, RunResult } from './protocol';
+import { heartbeat } from './resume-stored';
 import type { ContinuationStore } from './store';
+import { errorText } from './store-kit';
 
 /** Options of {@link runDurably}, {@link resumeDurably}, {@link recoverRun} and {@link recover}. */
 export interface DurableOptions extends Omit<RunOptions, 'runId'> {
   /** Who runs it (a worker id); a random one by default. */
   owner?: string;
-  /** How long the run's lease holds without a step; renewed every third of it. 30 s by default. */
+  /**
+   * How long the run's lease holds without a step; renewed every third of it. 30 s by default.
+   * When a renewal finds the lease lost (another worker took the run over), the run's `signal`
+   * aborts, its next write fails, and the call fails with `LEASE_LOST`.
+   */
   leaseMs?: number;
 }
+
+/** Recovery attempts of a run before {@link recover} marks it `failed`: 3. */
+export const DEFAULT_RECOVERY_ATTEMPTS = 3;
 
 /** Any agent: the durable runners only call `run` and `resume`. */
 type AnyAgent = ContinuableAgent<any, unknown>;
@@ -109,6 +118,17 @@ export async function recoverRun(
   options: DurableOptions = {},
 ): Promise<RunResult<unknown>> {
   const lease = await log.takeOver(runId, leaseOptions(options));
+  return goOn(agent, log, lease, options);
+}
+
+/** Go on with a run whose lease was just taken over, from its last recorded step. */
+async function goOn(
+  agent: AnyAgent,
+  log: CheckpointLog,
+  lease: RunLease,
+  options: DurableOptions,
+): Promise<RunResult<unknown>> {
+  const { runId } = lease;
   const replay = replayCheckpoints(await log.read(runId));
   const next = replay.next;
   if (!next) {
@@ -141,22 +161,43 @@ export interface RecoveredRun {
   runId: string;
   result?: RunResult<unknown>;
   error?: unknown;
+  /** True when this attempt was the last: the run is now `failed` in the log (and in the store). */
+  failed?: boolean;
+}
+
+/** Options of {@link recover}. */
+export interface RecoverOptions extends DurableOptions {
+  /** Save suspended results here, and the last good state of runs that failed. */
+  store?: ContinuationStore;
+  /** Runs looked at per call; 100 by default. */
+  limit?: number;
+  /**
+   * Recovery attempts per run ({@link DEFAULT_RECOVERY_ATTEMPTS}, 3, by default). A run whose
+   * recovery fails is tried again once its lease lapses; after this many failed attempts it is
+   * marked `failed` with the last error (`log.status(runId)`), and its last recorded state is saved
+   * in `store` as a `failed` continuation (`store.list({ status: 'failed' })`). To retry it on
+   * purpose: `store.retry(id)`, then resume it (`resumeStored`, or `resumeDurably` with the log).
+   */
+  maxAttempts?: number;
 }
 
 /**
  * Find runs whose worker died (lease expired) and go on with each from its last checkpoint.
  * Suspended results are saved into `store` when given. Runs another worker took first are skipped.
+ * A run that keeps failing is given up after `maxAttempts` (see {@link RecoverOptions}).
  *
  * @example
  * ```ts
  * const recovered = await recover(log, { [agent.name]: agent }, { store, owner: 'worker-2' });
+ * const { items } = await store.list({ status: 'failed' }); // runs recovery gave up on, with their error
  * ```
  */
 export async function recover(
   log: CheckpointLog,
   agents: Readonly<Record<string, AnyAgent>>,
-  options: DurableOptions & { store?: ContinuationStore; limit?: number } = {},
+  options: RecoverOptions = {},
 ): Promise<RecoveredRun[]> {
+  const { store, limit: _limit, maxAttempts = DEFAULT_RECOVERY_ATTEMPTS, ...durable } = options;
   const runIds = await log.expired({ limit: options.limit ?? 100 });
   const outcomes = await Promise.all(
     runIds.map(async (runId): Promise<RecoveredRun | undefined> => {
@@ -169,17 +210,42 @@ export async function recover(
         );
         return { runId, error };
       }
+      let lease: RunLease;
       try {
-        const result = await recoverRun(agent, log, runId, options);
-        if (result.status === 'suspended') await options.store?.save(result.continuation);
+        lease = await log.takeOver(runId, leaseOptions(durable));
+      } catch (error) {
+        if (isContinuationError(error, 'CLAIM_CONFLICT')) return undefined;
+        return { runId, error };
+      }
+      const attempts = (await log.status(runId))?.attempts ?? 1;
+      try {
+        const result = await goOn(agent, log, lease, durable);
+        if (result.status === 'suspended') await store?.save(result.continuation);
         return { runId, result };
       } catch (error) {
-        if (error instanceof ContinuationError && error.code === 'CLAIM_CONFLICT') return undefined;
-        return { runId, error };
+        // Lost to another worker, or not the last attempt: the lease lapses, and a later call tries again.
+        if (isContinuationError(error, 'LEASE_LOST') || attempts < maxAttempts) return { runId, error };
+        await giveUp(log, lease, error, store);
+        return { runId, error, failed: true };
       }
     }),
   );
   return outcomes.filter((outcome): outcome is RecoveredRun => outcome !== undefined);
+}
+
+/** Mark a run failed in the log, and save its last recorded state in the store as failed. */
+async function giveUp(
+  log: CheckpointLog,
+  lease: RunLease,
+  error: unknown,
+  store: ContinuationStore | undefined,
+): Promise<void> {
+  const text = errorText(error);
+  const last = store ? replayCheckpoints(await log.read(lease.runId)).continuation : undefined;
+  await log.fail(lease, text);
+  if (!store || !last) return;
+  await store.save(last);
+  await store.fail(await store.claim(last.id, { owner: lease.owner }), text);
 }
 
 async function driveDurably(
@@ -189,23 +255,44 @@ async function driveDurably(
   options: DurableOptions,
   go: (options: RunOptions) => Promise<RunResult<unknown>>,
 ): Promise<RunResult<unknown>> {
-  const { owner: _owner, leaseMs = 30_000, onEvent: observe, ...runOptions } = options;
-  const record = checkpointer((entry) => log.append(lease, entry), base);
-  // A failed renewal is not fatal here: the next append is fenced by the lease and fails loudly.
-  const heartbeat = setInterval(() => log.renew(lease).catch(() => undefined), Math.max(10, leaseMs / 3));
+  const { owner: _owner, leaseMs = 30_000, onEvent: observe, signal, ...runOptions } = options;
+  const record = checkpointer(async (entry) => {
+    // Nothing more is written once the lease is known lost.
+    if (beat.lost) throw beat.lost;
+    // A suspension or an end releases the lease: stop renewing it first (throws if it was lost).
+    if (entry.type !== 'step') await beat.stop();
+    await log.append(lease, entry);
+  }, base);
+  // The lease is renewed between steps; a lost lease aborts the run (its tools see the signal),
+  // and every later append is refused by the log, so the run writes nothing more.
+  const beat = heartbeat(
+    () => log.renew(lease),
+    leaseMs,
+    (cause) =>
+      new ContinuationError(
+        'LEASE_LOST',
+        `The lease of ${lease.owner} on run "${lease.runId}" could not be renewed, and lapsed.`,
+        { cause },
+      ),
+    signal,
+  );
+  let result: RunResult<unknown>;
   try {
-    const result = await go({
+    result = await go({
       ...runOptions,
+      signal: beat.signal,
       onEvent: async (event) => {
         await record(event);
         await observe?.(event);
       },
     });
-    if (result.status === 'rejected') await log.append(lease, { type: 'end', status: 'rejected' });
-    return result;
-  } finally {
-    clearInterval(heartbeat);
+  } catch (error) {
+    await beat.stop();
+    throw error;
   }
+  await beat.stop();
+  if (result.status === 'rejected') await log.append(lease, { type: 'end', status: 'rejected' });
+  return result;
 }
 
 function leaseOptions(options: DurableOptions): LeaseOptions {

@@ -20,8 +20,10 @@ export {
 export { openContinuation, type ParseOptions, parseContinuation, serializeContinuation } from './codec';
 export { auditEntries, checkDecisions } from './decisions';
 export {
+  DEFAULT_RECOVERY_ATTEMPTS,
   type DurableOptions,
   type RecoveredRun,
+  type RecoverOptions,
   recover,
   recoverRun,
   resumeDurably,
@@ -159,7 +161,6 @@ export {
   runRefused,
 } from './store-kit';
 export type { AgentStream, AgentStreamEvent } from './stream';
-export { trustContinuation } from './trust';
 export {
   type AgentToolOptions,
   type ApprovalContext,
@@ -173,4 +174,5 @@ export {
   zodJsonSchema,
   zodValidator,
 } from './tools';
+export { trustContinuation } from './trust';
 export { rejectionMessage, resumesWithoutDecisions, STREAMS_RUNS } from './turn';

@@ -163,7 +163,7 @@ export function runRefused(runId: string, why: string): ContinuationError {
  */
 export function leaseLost(lease: RunLease): ContinuationError {
   return new ContinuationError(
-    'CLAIM_CONFLICT',
+    'LEASE_LOST',
     `The lease of ${lease.owner} on run "${lease.runId}" is no longer held.`,
   );
 }

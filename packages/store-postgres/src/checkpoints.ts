@@ -40,6 +40,8 @@ interface RunRow {
   suspension_id: string | null;
   owner: string | null;
   lease_until: Date | null;
+  attempts: number;
+  error: string | null;
 }
 
 /**
@@ -86,8 +88,12 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
           token TEXT,
           lease_until TIMESTAMPTZ,
           lease_ms INTEGER NOT NULL,
-          next_seq INTEGER NOT NULL
+          next_seq INTEGER NOT NULL,
+          attempts INTEGER NOT NULL DEFAULT 0,
+          error TEXT
         );
+        ALTER TABLE ${runs} ADD COLUMN IF NOT EXISTS attempts INTEGER NOT NULL DEFAULT 0,
+          ADD COLUMN IF NOT EXISTS error TEXT;
         CREATE INDEX IF NOT EXISTS checkpoint_runs_lease ON ${runs} (lease_until) WHERE status = 'running';
         CREATE TABLE IF NOT EXISTS ${entries} (
           run_id TEXT NOT NULL,
@@ -139,7 +145,8 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
         ]);
         const updated = await client.query<{ lease_until: Date }>(
           `UPDATE ${runs} SET status = 'running', owner = $2, token = $3, lease_ms = $4::integer,
-             lease_until = now() + $4::integer * interval '1 millisecond', next_seq = next_seq + 1
+             lease_until = now() + $4::integer * interval '1 millisecond', next_seq = next_seq + 1,
+             attempts = 0, error = NULL
            WHERE run_id = $1 RETURNING lease_until`,
           [start.runId, lease.owner, token, lease.leaseMs],
         );
@@ -183,6 +190,14 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
       );
       if (result.rowCount === 0) throw leaseLost(lease);
     },
+    async fail(lease, error) {
+      const result = await query(
+        `UPDATE ${runs} SET status = 'failed', error = $3, token = NULL, lease_until = NULL
+         WHERE run_id = $1 AND token = $2 AND status = 'running'`,
+        [lease.runId, lease.token, error],
+      );
+      if (result.rowCount === 0) throw leaseLost(lease);
+    },
     async read(runId) {
       const result = await query<{ body: string }>(
         `SELECT body FROM ${entries} WHERE run_id = $1 ORDER BY seq`,
@@ -207,7 +222,8 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
     async takeOver(runId, lease) {
       const token = crypto.randomUUID();
       const result = await query<{ lease_until: Date }>(
-        `UPDATE ${runs} SET owner = $2, token = $3, lease_ms = $4::integer, lease_until = now() + $4::integer * interval '1 millisecond'
+        `UPDATE ${runs} SET owner = $2, token = $3, lease_ms = $4::integer,
+           lease_until = now() + $4::integer * interval '1 millisecond', attempts = attempts + 1
          WHERE run_id = $1 AND status = 'running' AND lease_until < now() RETURNING lease_until`,
         [runId, lease.owner, token, lease.leaseMs],
       );
@@ -243,5 +259,7 @@ function toRecord(row: RunRow): RunRecord {
   if (row.suspension_id) record.suspensionId = row.suspension_id;
   if (row.owner) record.owner = row.owner;
   if (row.lease_until && row.status === 'running') record.leaseUntil = row.lease_until.toISOString();
+  if (row.attempts > 0) record.attempts = row.attempts;
+  if (row.error !== null && row.status === 'failed') record.error = row.error;
   return record;
 }

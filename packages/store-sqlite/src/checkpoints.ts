@@ -43,6 +43,8 @@ interface RunRow {
   lease_until: number | null;
   lease_ms: number;
   next_seq: number;
+  attempts: number;
+  error: string | null;
 }
 
 /**
@@ -77,7 +79,9 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
       token TEXT,
       lease_until INTEGER,
       lease_ms INTEGER NOT NULL,
-      next_seq INTEGER NOT NULL
+      next_seq INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      error TEXT
     );
     CREATE INDEX IF NOT EXISTS ${runs}_lease ON ${runs} (status, lease_until);
     CREATE TABLE IF NOT EXISTS ${entries} (
@@ -89,13 +93,21 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
     ) WITHOUT ROWID;
   `);
 
+  // Logs made before recovery attempts were counted gain the columns.
+  const columns = db.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${runs}')`).all();
+  if (!columns.some((column) => column.name === 'attempts')) {
+    db.exec(`ALTER TABLE ${runs} ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ${runs} ADD COLUMN error TEXT;`);
+  }
+
   const selectRun = db.prepare<[string], RunRow>(`SELECT * FROM ${runs} WHERE run_id = ?`);
   const insertRun = db.prepare(
     `INSERT INTO ${runs} (run_id, agent_name, status, owner, token, lease_until, lease_ms, next_seq)
      VALUES (@runId, @agentName, 'running', @owner, @token, @leaseUntil, @leaseMs, 1)`,
   );
   const restartRun = db.prepare(
-    `UPDATE ${runs} SET status = 'running', owner = @owner, token = @token, lease_until = @leaseUntil, lease_ms = @leaseMs
+    `UPDATE ${runs} SET status = 'running', owner = @owner, token = @token, lease_until = @leaseUntil, lease_ms = @leaseMs,
+       attempts = 0, error = NULL
      WHERE run_id = @runId`,
   );
   const insertEntry = db.prepare(`INSERT INTO ${entries} (run_id, seq, type, body) VALUES (?, ?, ?, ?)`);
@@ -108,8 +120,13 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
     `UPDATE ${runs} SET lease_until = ? + lease_ms WHERE run_id = ? AND token = ? AND status = 'running'`,
   );
   const takeOver = db.prepare(
-    `UPDATE ${runs} SET owner = @owner, token = @token, lease_until = @leaseUntil, lease_ms = @leaseMs
+    `UPDATE ${runs} SET owner = @owner, token = @token, lease_until = @leaseUntil, lease_ms = @leaseMs,
+       attempts = attempts + 1
      WHERE run_id = @runId AND status = 'running' AND lease_until < @now`,
+  );
+  const fail = db.prepare(
+    `UPDATE ${runs} SET status = 'failed', error = ?, token = NULL, lease_until = NULL
+     WHERE run_id = ? AND token = ? AND status = 'running'`,
   );
   const readEntries = db.prepare<[string], { body: string }>(
     `SELECT body FROM ${entries} WHERE run_id = ? ORDER BY seq`,
@@ -179,6 +196,9 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
     async renew(lease) {
       if (renew.run(Date.now(), lease.runId, lease.token).changes === 0) throw leaseLost(lease);
     },
+    async fail(lease, error) {
+      if (fail.run(error, lease.runId, lease.token).changes === 0) throw leaseLost(lease);
+    },
     async read(runId) {
       return readEntries.all(runId).map((row) => JSON.parse(row.body) as CheckpointEntry);
     },
@@ -220,5 +240,7 @@ function toRecord(row: RunRow): RunRecord {
   if (row.owner) record.owner = row.owner;
   if (row.lease_until !== null && row.status === 'running')
     record.leaseUntil = new Date(row.lease_until).toISOString();
+  if (row.attempts > 0) record.attempts = row.attempts;
+  if (row.error !== null && row.status === 'failed') record.error = row.error;
   return record;
 }

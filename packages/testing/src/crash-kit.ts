@@ -123,8 +123,10 @@ export async function crashWorkerMain(options: CrashWorkerOptions): Promise<void
           if (record) await recoverRun(agent, log, runId, durable);
           else await runDurably(agent, log, input, { ...durable, runId });
         } catch (error) {
-          // Another worker got there first, or the lease clocks disagree by a hair: look again.
-          if (!(error instanceof Error && 'code' in error && error.code === 'CLAIM_CONFLICT')) throw error;
+          // Another worker got there first (or took the run over from us), or the lease clocks
+          // disagree by a hair: look again.
+          const code = error instanceof Error && 'code' in error ? error.code : undefined;
+          if (code !== 'CLAIM_CONFLICT' && code !== 'LEASE_LOST') throw error;
         }
       }),
     );
