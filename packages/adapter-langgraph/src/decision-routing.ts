@@ -3,6 +3,7 @@
  * `agentTool` together with its continuation.
  */
 import {
+  type Action,
   type Continuation,
   type Decision,
   type Decisions,
@@ -39,6 +40,6 @@ export function splitDecisions(
 }
 
 /** Each pending action by id, with what answering it needs to know. */
-export function actionsById(continuation: Continuation): Map<string, { toolName: string }> {
+export function actionsById(continuation: Continuation): Map<string, Action> {
   return new Map(listActions(continuation).map((action) => [action.id, action]));
 }

@@ -30,8 +30,9 @@ import { Command, DeltaChannel, type MemorySaver } from '@langchain/langgraph';
 import type { Children } from './children';
 import { actionsById, splitDecisions } from './decision-routing';
 import { type GraphState, importState } from './graph-state';
-import { type OwnResume, ownResume, resumeValues } from './interrupts';
+import { type InterruptResume, type OwnResume, ownResume, resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
+import { checkPolicies, refsOf } from './policies';
 import { PrivateSaver } from './private-saver';
 import {
   type GraphHandle,
@@ -62,6 +63,20 @@ export interface FromGraphOptions {
   recursionLimit?: number;
   /** On a rejected call: tell the model and go on (default), or end the run as rejected. */
   onReject?: 'continue' | 'end';
+  /**
+   * The resume value a plain `interrupt()` of this graph gets for a decision (payloads this
+   * adapter does not know: not its own wrappers', the middleware's or a `HumanInterrupt`). By
+   * default an input's value as is, and a reject as `{ type: 'reject', rejected: true, reason?, message }`.
+   *
+   * @example
+   * ```ts
+   * fromGraph(graph, {
+   *   name: 'editor',
+   *   interruptResume: (decision) => (decision.type === 'reject' ? { action: 'cancel' } : { action: 'continue' }),
+   * });
+   * ```
+   */
+  interruptResume?: InterruptResume;
 }
 
 /**
@@ -145,6 +160,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     messagesKey,
     nodeNames,
     keepHistory,
+    foreignResume: modelNode !== undefined,
     ...(options.recursionLimit ? { recursionLimit: options.recursionLimit } : {}),
     ...extra,
   });
@@ -190,6 +206,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     const imported = native ? importState(continuation.state!, THREAD, nodeNames, keepHistory) : undefined;
     const refs = imported?.state.interrupts ?? {};
     const { direct, children } = splitDecisions(continuation, decisions, refs);
+    checkPolicies(direct, refs);
     if (options.onReject === 'end') {
       for (const [actionId, decision] of Object.entries(decisions)) {
         if (decision.type !== 'reject' || actionId.includes('/')) continue;
@@ -213,7 +230,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     }
     const fromPredicate = continuation.suspendedBy.type === 'predicate';
     if (imported) {
-      const values = resumeValues(direct, refs, actionsById(continuation));
+      const values = resumeValues(direct, refs, actionsById(continuation), options.interruptResume);
       const input = Object.keys(values).length > 0 ? new Command({ resume: values }) : null;
       return runSegment(
         runner,
@@ -289,7 +306,9 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       const now = new Map([...unanswered].filter(([id]) => entries.has(id) && id in state.interrupts));
       if (now.size === 0) break;
       for (const id of now.keys()) unanswered.delete(id);
-      const values = resumeValues(now, state.interrupts, entries);
+      // The graph's policy is known only now that it asked: still before the call runs.
+      checkPolicies(now, state.interrupts);
+      const values = resumeValues(now, state.interrupts, entries, options.interruptResume);
       const next: RunContext = {
         ...context,
         step: result.continuation.step,
@@ -330,6 +349,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     checkDecisions: async (continuation, decisions, checkOptions: { allowChangedAgent?: boolean } = {}) => {
       await resumable(continuation, checkOptions);
       await checkDecisions(continuation, decisions, tools);
+      checkPolicies(Object.entries(decisions), refsOf(continuation));
     },
     fingerprint: getFingerprint,
   };

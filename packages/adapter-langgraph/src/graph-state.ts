@@ -13,12 +13,27 @@ import { PrivateSaver } from './private-saver';
 export interface InterruptRef {
   /** The LangGraph interrupt id, the key of `Command({ resume: { [id]: value } })`. */
   id: string;
-  /** The payload's shape: ours, the langchain human-in-the-loop middleware's, or a plain `interrupt()`. */
-  source: 'ours' | 'hitl' | 'plain';
+  /**
+   * The payload's shape: ours, the langchain human-in-the-loop middleware's, LangGraph's
+   * `HumanInterrupt` (answered with a `HumanResponse`), or a plain `interrupt()`.
+   */
+  source: 'ours' | 'hitl' | 'inbox' | 'plain';
   /** For `hitl`: this call's place in the middleware's request, and the request's size. */
   index?: number;
   count?: number;
+  /** For `inbox`: the payload was a list of one `HumanInterrupt` (answered with a list), and its action name. */
+  list?: boolean;
+  action?: string;
+  /** For `inbox`: a reject is answered `ignore` (the request allows no response text). */
+  ignore?: boolean;
+  /** The decisions the graph's policy allows (`approve`, `edit`, `reject`, `input`); all when absent. */
+  allowed?: DecisionKind[];
+  /** What the graph's policy says about the action. */
+  description?: string;
 }
+
+/** A decision as a graph's human-in-the-loop policy names it: an approval with edited arguments is an `edit`. */
+export type DecisionKind = 'approve' | 'edit' | 'reject' | 'input';
 
 /** The adapter-native part of a LangGraph continuation. */
 export interface GraphState {
@@ -65,9 +80,14 @@ const graphStateSchema = z
       z.string(),
       z.object({
         id: z.string().min(1),
-        source: z.enum(['ours', 'hitl', 'plain']),
+        source: z.enum(['ours', 'hitl', 'inbox', 'plain']),
         index: z.number().int().nonnegative().optional(),
         count: z.number().int().positive().optional(),
+        list: z.boolean().optional(),
+        action: z.string().optional(),
+        ignore: z.boolean().optional(),
+        allowed: z.array(z.enum(['approve', 'edit', 'reject', 'input'])).optional(),
+        description: z.string().optional(),
       }),
     ),
   })

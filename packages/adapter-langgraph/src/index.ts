@@ -3,8 +3,10 @@
  * agents, with approvals, human input and nested agents as LangChain tools.
  */
 export { type FromGraphOptions, fromGraph, type GraphAgent } from './from-graph';
-export type { GraphState, InterruptRef } from './graph-state';
+export type { DecisionKind, GraphState, InterruptRef } from './graph-state';
+export { type InterruptResume, plainResume } from './interrupts';
 export { fromLangChainMessages, toLangChainMessages } from './messages';
+export { type ActionPolicy, actionPolicies } from './policies';
 export type { GraphCompletedResult, GraphRunOptions, GraphRunResult } from './run-graph';
 export { getToolContext, type LangGraphToolContext } from './tool-context';
 export {

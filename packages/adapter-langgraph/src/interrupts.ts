@@ -10,9 +10,10 @@ import {
   type JsonObject,
   type JsonValue,
   type PendingEntry,
+  rejectionMessage,
   type ToolCallPart,
 } from '@agent-continuations/core';
-import type { InterruptRef } from './graph-state';
+import type { DecisionKind, InterruptRef } from './graph-state';
 import { MARK } from './keys';
 
 /** An interrupt as LangGraph reports it. */
@@ -33,8 +34,21 @@ export interface OwnPayload {
 
 interface HitlRequest {
   actionRequests: Array<{ name: string; args: unknown; description?: string }>;
-  reviewConfigs?: Array<{ actionName: string; allowedDecisions?: string[] }>;
+  reviewConfigs?: Array<{ actionName: string; allowedDecisions?: DecisionKind[] }>;
 }
+
+/** LangGraph's `HumanInterrupt` (from `@langchain/langgraph/prebuilt`), answered with a `HumanResponse`. */
+interface HumanInterruptLike {
+  action_request: { action: string; args?: unknown };
+  config: { allow_accept?: boolean; allow_edit?: boolean; allow_respond?: boolean; allow_ignore?: boolean };
+  description?: string;
+}
+
+/** How a decision for a plain `interrupt()` becomes its resume value; see {@link plainResume}. */
+export type InterruptResume = (
+  decision: Decision,
+  action: { toolCallId: string; toolName: string; request: JsonValue },
+) => unknown;
 
 /** The pending entries of a suspension, with how each is answered (by action id). */
 export interface MappedInterrupts {
@@ -152,19 +166,50 @@ function fromInterrupt(
   if (isHitl(value)) {
     const count = value.actionRequests.length;
     return value.actionRequests.map((request, index): [PendingEntry, InterruptRef] => {
-      const call = calls.find(
-        (candidate) =>
-          !claimed.has(candidate.toolCallId) &&
-          candidate.toolName === request.name &&
-          sameJson(candidate.args, request.args as JsonValue),
-      );
-      const toolCallId = call?.toolCallId ?? `${id}#${index}`;
-      claimed.add(toolCallId);
+      const toolCallId = claim(calls, claimed, request.name, request.args) ?? `${id}#${index}`;
+      const allowed = value.reviewConfigs?.find(
+        (review) => review.actionName === request.name,
+      )?.allowedDecisions;
       return [
         { kind: 'approval', toolCallId, toolName: request.name, args: toJson(request.args) },
-        { id, source: 'hitl', index, count },
+        {
+          id,
+          source: 'hitl',
+          index,
+          count,
+          ...(allowed ? { allowed: [...allowed] } : {}),
+          ...(typeof request.description === 'string' ? { description: request.description } : {}),
+        },
       ];
     });
+  }
+  const inbox = humanInterruptOf(value);
+  if (inbox) {
+    // LangGraph's own review request: inside a tool it is that call; in a node, the call it names.
+    const { action, args } = inbox.action_request;
+    const toolCallId = call?.toolCallId ?? claim(calls, claimed, action, args) ?? `interrupt:${id}`;
+    const allow = inbox.config;
+    const approves = allow.allow_accept === true || allow.allow_edit === true;
+    const allowed: DecisionKind[] = [
+      ...(allow.allow_accept ? (['approve'] as const) : []),
+      ...(allow.allow_edit ? (['edit'] as const) : []),
+      ...(allow.allow_respond || allow.allow_ignore ? (['reject'] as const) : []),
+      ...(allow.allow_respond && !approves ? (['input'] as const) : []),
+    ];
+    const base = { toolCallId, toolName: call?.toolName ?? action, args: toJson(args ?? {}) };
+    const entry: PendingEntry = approves
+      ? { kind: 'approval', ...base }
+      : { kind: 'input', ...base, request: toJson(value) };
+    const ref: InterruptRef = {
+      id,
+      source: 'inbox',
+      action,
+      allowed,
+      ...(Array.isArray(value) ? { list: true } : {}),
+      ...(allow.allow_ignore && !allow.allow_respond ? { ignore: true } : {}),
+      ...(typeof inbox.description === 'string' ? { description: inbox.description } : {}),
+    };
+    return [[entry, ref]];
   }
   // A plain interrupt() inside a tool that has its own task (one Send per call) belongs to that call.
   const base = call
@@ -185,7 +230,8 @@ function fromInterrupt(
 export function resumeValues(
   decided: ReadonlyMap<string, Decision>,
   refs: Record<string, InterruptRef>,
-  entries: ReadonlyMap<string, { toolName: string }>,
+  entries: ReadonlyMap<string, { toolName: string; toolCallId: string; request?: JsonValue }>,
+  plain: InterruptResume = plainResume,
 ): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   const hitl = new Map<string, Array<JsonObject | undefined>>();
@@ -203,11 +249,16 @@ export function resumeValues(
       slots[ref.index ?? 0] = hitlDecision(decision, entry);
       hitl.set(ref.id, slots);
     } else if (ref.source === 'ours') values[ref.id] = ownResume(decision);
-    else
-      values[ref.id] =
-        decision.type === 'input'
-          ? decision.value
-          : { rejected: true, ...(decision.reason ? { reason: decision.reason } : {}) };
+    else if (ref.source === 'inbox') {
+      const response = humanResponse(decision, ref);
+      values[ref.id] = ref.list ? [response] : response;
+    } else {
+      values[ref.id] = plain(decision, {
+        toolCallId: entry.toolCallId,
+        toolName: entry.toolName,
+        request: entry.request ?? null,
+      });
+    }
   }
   for (const [interruptId, slots] of hitl) {
     const missing = Object.entries(refs)
@@ -223,6 +274,41 @@ export function resumeValues(
     values[interruptId] = { decisions: slots };
   }
   return values;
+}
+
+/**
+ * The default resume value of a plain `interrupt()`: an `input` decision's value as is; a reject
+ * as `{ type: 'reject', rejected: true, reason?, message }` (`message` is the text every adapter
+ * gives a model for a rejected call); an approval as `{ type: 'approve', args? }`.
+ */
+export const plainResume: InterruptResume = (decision) => {
+  if (decision.type === 'input') return decision.value;
+  if (decision.type === 'reject') {
+    return {
+      type: 'reject',
+      rejected: true,
+      ...(decision.reason ? { reason: decision.reason } : {}),
+      message: rejectionMessage(decision.reason),
+    };
+  }
+  return decision.args === undefined ? { type: 'approve' } : { type: 'approve', args: decision.args };
+};
+
+/** A decision as LangGraph's `HumanResponse`: accept, edit, or a response (a reject's text, an answer). */
+function humanResponse(decision: Decision, ref: InterruptRef): JsonObject {
+  if (decision.type === 'approve') {
+    return decision.args === undefined
+      ? { type: 'accept', args: null }
+      : { type: 'edit', args: { action: ref.action ?? '', args: decision.args } };
+  }
+  if (decision.type === 'input') {
+    const value = decision.value;
+    return { type: 'response', args: typeof value === 'string' ? value : JSON.stringify(value) };
+  }
+  // A reject is the human's response where one is allowed: the tool returns it to the model.
+  return ref.ignore
+    ? { type: 'ignore', args: null }
+    : { type: 'response', args: rejectionMessage(decision.reason) };
 }
 
 /** What this adapter's approval and input wrappers receive from `interrupt()`. */
@@ -253,7 +339,7 @@ function hitlDecision(decision: Decision, entry: { toolName: string }): JsonObje
  * LangGraph revives anything shaped like a serialized LangChain object when it reads a checkpoint,
  * so payloads go through JSON again (`toJSON` gives the serialized form back).
  */
-function ownEntry(value: OwnPayload): PendingEntry {
+export function ownEntry(value: OwnPayload): PendingEntry {
   const base = { toolCallId: value.toolCallId, toolName: value.toolName, args: toJson(value.args) };
   if (value[MARK] === 'approval') return { kind: 'approval', ...base };
   if (value[MARK] === 'input') return { kind: 'input', ...base, request: toJson(value.request) };
@@ -267,6 +353,27 @@ export function isOwn(value: unknown): value is OwnPayload {
     value !== null &&
     typeof (value as Record<string, unknown>)[MARK] === 'string'
   );
+}
+
+function humanInterruptOf(value: unknown): HumanInterruptLike | undefined {
+  const one = Array.isArray(value) && value.length === 1 ? value[0] : value;
+  if (typeof one !== 'object' || one === null) return undefined;
+  const request = (one as HumanInterruptLike).action_request;
+  const config = (one as HumanInterruptLike).config;
+  if (typeof request?.action !== 'string' || typeof config !== 'object' || config === null) return undefined;
+  return one as HumanInterruptLike;
+}
+
+/** The first unclaimed call of the turn with this name and these arguments. */
+function claim(calls: readonly ToolCallPart[], claimed: Set<string>, name: string, args: unknown) {
+  const call = calls.find(
+    (candidate) =>
+      !claimed.has(candidate.toolCallId) &&
+      candidate.toolName === name &&
+      sameJson(candidate.args, toJson(args)),
+  );
+  if (call) claimed.add(call.toolCallId);
+  return call?.toolCallId;
 }
 
 function isHitl(value: unknown): value is HitlRequest {

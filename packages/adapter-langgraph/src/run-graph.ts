@@ -13,6 +13,7 @@ import {
   emptyUsage,
   type JsonObject,
   listActions,
+  type Message,
   ModelCallError,
   type RunOptions,
   type RunResult,
@@ -28,12 +29,21 @@ import { isGraphDrained, isUnknownInterruptError, type MemorySaver } from '@lang
 import type { Children } from './children';
 import { continuationOf } from './continuation-of';
 import { exportState } from './graph-state';
-import { type LevelReader, mapInterrupts, type OwnResume, type SnapshotLike, toJson } from './interrupts';
+import {
+  isOwn,
+  type LevelReader,
+  mapInterrupts,
+  type OwnPayload,
+  type OwnResume,
+  ownEntry,
+  type SnapshotLike,
+  toJson,
+} from './interrupts';
 import { ANSWERS_KEY, CAPTURE_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
 import { fromLangChainMessages, neutralMessages, toolResultPart } from './messages';
 import { ModelCallCounter, PredicateControl } from './step-control';
 import { stepObserver } from './step-events';
-import type { Capture } from './tool-guard';
+import type { Capture, InterruptedCall } from './tool-guard';
 import { outsideGraph } from './tools';
 
 /** The wrapped graph, as far as the adapter uses it. */
@@ -99,6 +109,8 @@ export interface SegmentInput {
   skipFirstCheck: boolean;
   messagesKey: string;
   nodeNames: string[];
+  /** The graph can resume from neutral messages (its model node is known). */
+  foreignResume?: boolean;
   /** The graph has delta channels: the state carries each namespace's whole checkpoint chain. */
   keepHistory: boolean;
   recursionLimit?: number;
@@ -113,7 +125,7 @@ export async function runSegment(
   options: GraphRunOptions,
 ): Promise<GraphRunResult> {
   const counter = new ModelCallCounter();
-  const capture: Capture = { results: new Map(), interrupted: new Map() };
+  const capture: Capture = { results: new Map(), interrupted: new Map(), byInterrupt: new Map() };
   const done: Record<string, ToolResultPart> = {};
   for (const entry of context.done) done[entry.toolCallId] = doneToPart(entry);
   const startedAt = Date.now();
@@ -176,14 +188,6 @@ export async function runSegment(
     if (counter.isModelError(error)) failure = { error };
     else if (!isGraphDrained(error)) throw error;
   }
-  for (const calls of capture.interrupted.values()) {
-    if (calls.length < 2) continue;
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      `Tool calls ${calls.join(', ')} interrupted inside one tool-node task (a ToolNode that runs every call of a turn, as createReactAgent v1 does). LangGraph cannot answer them apart, and re-running the node would run its finished calls again. Use createReactAgent({ version: 'v2' }) or send each call to the tool node with Send.`,
-      { details: { toolCallIds: calls } },
-    );
-  }
   const stateConfig = { configurable: { thread_id: segment.threadId, __pregel_checkpointer: segment.saver } };
   const snapshot = await handle.getState(stateConfig, { subgraphs: true });
   const step = context.step + counter.calls;
@@ -207,6 +211,14 @@ export async function runSegment(
     });
     throw new ModelCallError(continuation, failure.error);
   }
+  const together = [...capture.interrupted.values()].find((calls) => calls.length > 1);
+  if (together) {
+    const counted = { step, usage };
+    const continuation = oneTaskSuspension(context, counted, messages, together, capture, done, segment);
+    const result = { status: 'suspended' as const, continuation, actions: listActions(continuation) };
+    await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
+    return result;
+  }
   const root = await segment.saver.getTuple({
     configurable: { ...stateConfig.configurable, checkpoint_ns: '' },
   });
@@ -214,7 +226,7 @@ export async function runSegment(
     snapshot,
     levelReader(context, segment.messagesKey),
     [],
-    sentToolCall(root?.checkpoint),
+    (task) => sentToolCall(root?.checkpoint)(task) ?? interruptedCall(task, capture),
   );
 
   if (mapped.pending.length === 0 && snapshot.next.length === 0) {
@@ -315,6 +327,66 @@ function sentToolCall(checkpoint: { channel_values?: Record<string, unknown> } |
     if (!call?.id) return undefined;
     return { type: 'tool-call', toolCallId: call.id, toolName: call.name, args: toJson(call.args) };
   };
+}
+
+/**
+ * Several calls interrupted inside one tool-node task (a ToolNode that runs every call of a turn,
+ * as createReactAgent v1 does): LangGraph records one of the interrupts and cannot answer them
+ * apart. When every one was raised by this adapter's wrappers, the run suspends without
+ * LangGraph state: a resume rebuilds the turn from the neutral messages and hands each wrapper
+ * its decision directly, while the calls that finished are answered from `done`. Otherwise the
+ * run is refused.
+ */
+function oneTaskSuspension(
+  context: RunContext,
+  counted: { step: number; usage: Usage },
+  messages: Message[],
+  calls: InterruptedCall[],
+  capture: Capture,
+  done: Record<string, ToolResultPart>,
+  segment: SegmentInput,
+): Continuation {
+  const turn = messages.at(-1);
+  const turnCalls = toolCallsOf(turn);
+  const own = calls.every((call) => call.values.length === 1 && isOwn(call.values[0]));
+  if (!own || !segment.foreignResume || turnCalls.length === 0) {
+    const ids = calls.map((call) => call.toolCallId);
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `Tool calls ${ids.join(', ')} interrupted inside one tool-node task (a ToolNode that runs every call of a turn, as createReactAgent v1 does). LangGraph cannot answer them apart, and re-running the node would run its finished calls again. Use createReactAgent({ version: 'v2' }) or send each call to the tool node with Send, or ask through requireApproval / requestInput / agentTool, which this adapter answers directly.`,
+      { details: { toolCallIds: ids } },
+    );
+  }
+  const waiting = new Set(calls.map((call) => call.toolCallId));
+  const pending = calls.map((call) => ownEntry(call.values[0] as OwnPayload));
+  const doneEntries: DoneEntry[] = [];
+  for (const call of turnCalls) {
+    if (waiting.has(call.toolCallId)) continue;
+    const message = capture.results.get(call.toolCallId);
+    const part = message ? toolResultPart(message) : done[call.toolCallId];
+    if (!part) continue;
+    doneEntries.push({
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: part.output,
+      ...(part.isError ? { isError: true } : {}),
+    });
+  }
+  return continuationOf(context, {
+    messages,
+    pending,
+    done: doneEntries,
+    ...counted,
+    suspendedBy: { type: 'actions', kinds: [...new Set(pending.map((entry) => entry.kind))] },
+  });
+}
+
+/** The one tool call whose tool raised a task's interrupt, when a tool node ran several calls in that task. */
+function interruptedCall(task: SnapshotLike['tasks'][number], capture: Capture): ToolCallPart | undefined {
+  const id = task.interrupts?.[0]?.id;
+  const call = id ? capture.byInterrupt.get(id) : undefined;
+  if (!call) return undefined;
+  return { type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, args: toJson(call.args) };
 }
 
 /** Reads each level of a snapshot: a waiting subgraph becomes a child continuation of its own. */

@@ -14,15 +14,26 @@ import { toolResultMessage } from './messages';
 export interface Capture {
   /** Tool-call id -> the result its tool returned. */
   results: Map<string, ToolMessage>;
-  /** Task id -> tool calls that interrupted in it: more than one cannot be answered apart. */
-  interrupted: Map<string, string[]>;
+  /** Task id -> tool calls that interrupted in it: more than one cannot be answered by LangGraph. */
+  interrupted: Map<string, InterruptedCall[]>;
+  /** Interrupt id -> the tool call whose tool raised it (a tool node running several calls in one task). */
+  byInterrupt: Map<string, InterruptedCall>;
+}
+
+/** A tool call whose tool interrupted, and what it asked. */
+export interface InterruptedCall {
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  /** The interrupt payloads it raised. */
+  values: unknown[];
 }
 
 const GUARDED = Symbol.for('agent-continuations.langgraph.guarded');
 
 interface ToolNodeLike {
   runTool(
-    call: { id?: string; name: string },
+    call: { id?: string; name: string; args?: unknown },
     config: { configurable?: Record<string, unknown> },
     state: unknown,
   ): Promise<unknown>;
@@ -69,7 +80,15 @@ export function guardToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
       } catch (error) {
         if (capture && id && isGraphInterrupt(error)) {
           const task = String(configurable.__pregel_task_id ?? '');
-          capture.interrupted.set(task, [...(capture.interrupted.get(task) ?? []), id]);
+          const raised = (error as { interrupts?: Array<{ id?: string; value?: unknown }> }).interrupts ?? [];
+          const entry: InterruptedCall = {
+            toolCallId: id,
+            toolName: call.name,
+            args: call.args ?? {},
+            values: raised.map((one) => one.value),
+          };
+          capture.interrupted.set(task, [...(capture.interrupted.get(task) ?? []), entry]);
+          for (const one of raised) if (one.id) capture.byInterrupt.set(one.id, entry);
         }
         throw error;
       }

@@ -1,7 +1,7 @@
 import { isContinuationError, serializeContinuation } from '@agent-continuations/core';
 import { type Counts, reportResults } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
-import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { END, interrupt, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { createReactAgent, ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -65,7 +65,8 @@ describe('refusals', () => {
     expect(counts.transfer ?? 0).toBe(0);
   });
 
-  it('createReactAgent v1 with two interrupting calls in one step is refused with a clear error', async () => {
+  it('createReactAgent v1 with two plain interrupt() calls in one step is refused with a clear error', async () => {
+    // (Two calls of this adapter's own wrappers suspend instead: interrupt-shapes.test.ts.)
     const counts: Counts = {};
     const llm = new ScriptedChatModel([
       {
@@ -76,7 +77,15 @@ describe('refusals', () => {
       },
       reportResults,
     ]);
-    const agent = fromGraph(createReactAgent({ llm, tools: tools(counts), version: 'v1' }), { name: 'pay' });
+    const transfer = tool(
+      async ({ to }) => {
+        interrupt({ question: `Pay ${to}?` });
+        counts.transfer = (counts.transfer ?? 0) + 1;
+        return `paid ${to}`;
+      },
+      { name: 'transfer', description: 'Transfer', schema: z.object({ to: z.string() }) },
+    );
+    const agent = fromGraph(createReactAgent({ llm, tools: [transfer], version: 'v1' }), { name: 'pay' });
     const error = await agent.run('pay both').catch((caught: unknown) => caught);
     expect(isContinuationError(error, 'INVALID_OPERATION')).toBe(true);
     expect(String((error as Error).message)).toContain("version: 'v2'");
