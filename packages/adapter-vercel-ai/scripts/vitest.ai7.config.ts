@@ -24,12 +24,15 @@ const config = mergeConfig(
     },
   }),
 );
-// Only this adapter's tests (mergeConfig would add to the workspace's include list, not replace it).
-// The README examples keep their state in SQLite, whose native module is built for the default
-// toolchain's Node, so they run in the default leg only.
+// Only this adapter's tests and its drop-in suite (mergeConfig would add to the workspace's
+// include list, not replace it). The README examples keep their state in SQLite, whose native
+// module is built for the default toolchain's Node, so they run in the default leg only.
 config.test = {
   ...config.test,
-  include: ['packages/adapter-vercel-ai/test/**/*.test.ts'],
+  include: [
+    'packages/adapter-vercel-ai/test/**/*.test.ts',
+    'integration/cross-framework/test/dropin-vercel-ai.test.ts',
+  ],
   exclude: ['**/node_modules/**', 'packages/adapter-vercel-ai/test/readme.test.ts'],
 };
 

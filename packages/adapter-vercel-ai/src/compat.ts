@@ -3,7 +3,36 @@
  * where an agent keeps its settings, how instructions are named, what a tool's options carry,
  * and the `toolApproval` policy that `ai@7` adds on top of a tool's own `needsApproval`.
  */
+
 import type { Tool } from 'ai';
+import * as sdk from 'ai';
+
+/** The installed major of `ai`: 7 has `isStepCount` (6 only `stepCountIs`). */
+export const AI_MAJOR: 6 | 7 = 'isStepCount' in sdk ? 7 : 6;
+
+/** The kind of the ai@7 `custom` part that carries a suspended run's {@link ContinuationData}. */
+export const CONTINUATION_KIND = 'agent-continuations.continuation';
+
+/**
+ * The stream part that names a suspended run's continuation where the SDK builds the UI stream
+ * from the run's stream parts (ai@7's `createAgentUIStreamResponse`): a `custom` part, which
+ * becomes a `custom` UI part. In ai@6 the adapter builds the UI stream itself, with a
+ * `data-continuation` part, and there is no such stream part.
+ */
+export function continuationStreamPart(data: object): Record<string, unknown> | undefined {
+  if (AI_MAJOR === 6) return undefined;
+  return {
+    type: 'custom',
+    kind: CONTINUATION_KIND,
+    providerMetadata: { 'agent-continuations': JSON.parse(JSON.stringify(data)) },
+  };
+}
+
+/**
+ * What a step's `response.messages` holds: in ai@6 the response messages of the whole call so
+ * far, in ai@7 those of the step alone.
+ */
+export const STEP_RESPONSE_MESSAGES: 'accumulated' | 'own' = AI_MAJOR === 7 ? 'own' : 'accumulated';
 
 /** The settings of a `generateText` call or a `ToolLoopAgent`, read loosely across majors. */
 export type AnySettings = Record<string, unknown> & { tools?: Record<string, Tool> };

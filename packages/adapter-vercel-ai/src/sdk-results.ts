@@ -5,6 +5,7 @@
  * continuation) is the extra `result`.
  */
 import {
+  type Action,
   type AgentStream,
   type AgentStreamEvent,
   type Continuation,
@@ -19,9 +20,9 @@ import {
   pipeUIMessageStreamToResponse,
   type UIMessageChunk,
 } from 'ai';
-import type { AnySettings } from './compat';
+import { type AnySettings, continuationStreamPart } from './compat';
 import { type SdkStep, stepsOf, totalUsage } from './steps';
-import { toUIMessageStream, type UIStreamOptions } from './ui-stream';
+import { type ContinuationData, toUIMessageStream, type UIStreamOptions } from './ui-stream';
 
 /** What the SDK-shaped results are built from: the run's settings and where its segment began. */
 export interface ResultContext {
@@ -332,12 +333,23 @@ async function* streamParts<Output>(
 ): AsyncIterable<Record<string, unknown>> {
   let open: { kind: 'text' | 'reasoning'; id: string } | undefined;
   let inStep = false;
+  // A model call ended; its step stays open for its tool results, as in the SDK's stream.
+  let stepEnded = false;
   let parts = 0;
   const inputs = new Map<string, unknown>();
   const pending: Record<string, unknown>[] = [];
+  const finishStep = () => {
+    if (inStep) pending.push({ type: 'finish-step', response: {}, usage: {}, finishReason: 'unknown' });
+    inStep = false;
+    stepEnded = false;
+  };
   const startStep = () => {
+    if (stepEnded) finishStep();
     if (!inStep) pending.push({ type: 'start-step', request: {}, warnings: [] });
     inStep = true;
+  };
+  const inCurrentStep = () => {
+    if (!inStep) startStep();
   };
   const close = () => {
     if (open) pending.push({ type: `${open.kind}-end`, id: open.id });
@@ -382,7 +394,7 @@ async function* streamParts<Output>(
         });
         break;
       case 'tool-result': {
-        startStep();
+        inCurrentStep();
         const base = {
           toolCallId: event.toolCallId,
           toolName: event.toolName,
@@ -399,13 +411,22 @@ async function* streamParts<Output>(
       }
       case 'step':
         close();
-        if (inStep) pending.push({ type: 'finish-step', response: {}, usage: {}, finishReason: 'unknown' });
-        inStep = false;
+        stepEnded = inStep;
         break;
       case 'result':
         close();
-        if (inStep) pending.push({ type: 'finish-step', response: {}, usage: {}, finishReason: 'unknown' });
-        inStep = false;
+        if (event.result.status === 'suspended') {
+          inCurrentStep();
+          pending.push(...approvalParts(event.result.actions));
+          const { continuation, actions } = event.result;
+          const part = continuationStreamPart({
+            id: continuation.id,
+            runId: continuation.runId,
+            actions,
+          } satisfies ContinuationData);
+          if (part) pending.push(part);
+        }
+        finishStep();
         pending.push({
           type: 'finish',
           finishReason: event.result.status === 'completed' ? 'stop' : 'other',
@@ -416,6 +437,28 @@ async function* streamParts<Output>(
     }
     while (pending.length > 0) yield pending.shift()!;
   }
+}
+
+/**
+ * A suspended run's approvals as the SDK's `tool-approval-request` parts; a sub-agent's call,
+ * which the chat never saw, first appears as a dynamic tool call of its own (as in the UI stream).
+ */
+function approvalParts(actions: readonly Action[]): Record<string, unknown>[] {
+  const parts: Record<string, unknown>[] = [];
+  for (const action of actions) {
+    const nested = action.path.length > 1;
+    const toolCall = {
+      type: 'tool-call',
+      toolCallId: nested ? action.id : action.toolCallId,
+      toolName: action.toolName,
+      input: action.args,
+      ...(nested ? { dynamic: true, title: action.path.map((segment) => segment.agent).join(' > ') } : {}),
+    };
+    if (nested) parts.push(toolCall);
+    if (action.kind === 'approval')
+      parts.push({ type: 'tool-approval-request', approvalId: action.id, toolCall });
+  }
+  return parts;
 }
 
 /** An async iterable as the SDK's `AsyncIterableStream` (a `ReadableStream` one can also iterate). */

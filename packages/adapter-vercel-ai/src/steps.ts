@@ -6,7 +6,7 @@
  */
 import type { JsonObject, JsonValue, Message, SuspendPredicate } from '@agent-continuations/core';
 import type { ModelMessage } from 'ai';
-import { type AnySettings, stopConditionsOf } from './compat';
+import { type AnySettings, STEP_RESPONSE_MESSAGES, stopConditionsOf } from './compat';
 import { toModelMessages } from './messages';
 import { AI_SDK_KEY } from './provider-metadata';
 
@@ -43,8 +43,10 @@ export function stepsOf(messages: readonly Message[], count: number, settings: A
     const assistant = messages[index] as Extract<Message, { role: 'assistant' }>;
     const next = messages[index + 1];
     const tool = next?.role === 'tool' ? next : undefined;
-    response.push(...toModelMessages(tool ? [assistant, tool] : [assistant]));
-    return buildStep(assistant, tool, stepNumber, model, settings, [...response]);
+    const own = toModelMessages(tool ? [assistant, tool] : [assistant]);
+    response.push(...own);
+    const stepMessages = STEP_RESPONSE_MESSAGES === 'own' ? own : [...response];
+    return buildStep(assistant, tool, stepNumber, model, settings, stepMessages);
   });
 }
 

@@ -20,6 +20,7 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
+import { CONTINUATION_KIND } from './compat';
 
 /** The data part a suspended run ends with. */
 export interface ContinuationData {
@@ -282,8 +283,12 @@ export function continuationRefFromUIMessages(messages: readonly UIMessage[]): C
   for (let i = messages.length - 1; i >= 0; i--) {
     const parts = messages[i]!.parts;
     for (let j = parts.length - 1; j >= 0; j--) {
-      const part = parts[j]!;
-      if (part.type === 'data-continuation') return (part as { data: ContinuationData }).data;
+      const part = parts[j]! as { type: string; data?: unknown; kind?: unknown; providerMetadata?: unknown };
+      if (part.type === 'data-continuation') return part.data as ContinuationData;
+      // ai@7's createAgentUIStreamResponse carries it as a custom part.
+      if (part.type === 'custom' && part.kind === CONTINUATION_KIND) {
+        return (part.providerMetadata as { 'agent-continuations': ContinuationData })['agent-continuations'];
+      }
     }
   }
   return undefined;
