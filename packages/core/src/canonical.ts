@@ -35,33 +35,38 @@ export interface CanonicalOptions {
  * ```
  */
 export function canonicalJson(value: unknown, options: CanonicalOptions = {}): string {
-  const out: string[] = [];
+  const out = { text: '' };
   write(value, out, options, true, [], 0);
-  return out.join('');
+  return out.text;
+}
+
+/** The text written so far (appending to one string is cheaper than joining many pieces). */
+interface Out {
+  text: string;
 }
 
 function write(
   value: unknown,
-  out: string[],
+  out: Out,
   options: CanonicalOptions,
   sort: boolean,
   path: Array<string | number>,
   depth: number,
 ): void {
   if (value === null) {
-    out.push('null');
+    out.text += 'null';
     return;
   }
   switch (typeof value) {
     case 'string':
-      out.push(JSON.stringify(value));
+      out.text += JSON.stringify(value);
       return;
     case 'number':
       if (!Number.isFinite(value)) throw notJson(`the number ${value}`, path);
-      out.push(JSON.stringify(value));
+      out.text += JSON.stringify(value);
       return;
     case 'boolean':
-      out.push(value ? 'true' : 'false');
+      out.text += value ? 'true' : 'false';
       return;
     case 'object':
       break;
@@ -76,15 +81,15 @@ function write(
     );
   }
   if (Array.isArray(value)) {
-    out.push('[');
+    out.text += '[';
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
+      if (i > 0) out.text += ',';
       const item = value[i];
       path.push(i);
       write(item === undefined ? null : item, out, options, sort, path, depth + 1);
       path.pop();
     }
-    out.push(']');
+    out.text += ']';
     return;
   }
   if (options.strict) {
@@ -98,19 +103,19 @@ function write(
   }
   const record = value as Record<string, unknown>;
   const keys = sort ? Object.keys(record).sort() : Object.keys(record);
-  out.push('{');
+  out.text += '{';
   let first = true;
   for (const key of keys) {
     const member = record[key];
     if (member === undefined) continue;
-    if (!first) out.push(',');
+    if (!first) out.text += ',';
     first = false;
-    out.push(JSON.stringify(key), ':');
+    out.text += `${JSON.stringify(key)}:`;
     path.push(key);
     write(member, out, options, sort && !options.preserveOrderUnder?.has(key), path, depth + 1);
     path.pop();
   }
-  out.push('}');
+  out.text += '}';
 }
 
 function notJson(kind: string, path: ReadonlyArray<string | number>): ContinuationError {
