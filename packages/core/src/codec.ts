@@ -113,7 +113,12 @@ function decode(input: unknown): Continuation {
   if (typeof input === 'string') value = parseText(input);
   else if (input instanceof Uint8Array) value = parseText(decodeUtf8(input));
   else value = input;
-  checkJson(value, { code: 'INVALID_JSON', what: 'Continuation', dataKeys: PAYLOAD_KEYS });
+  checkJson(value, {
+    code: 'INVALID_JSON',
+    depthCode: 'INVALID_CONTINUATION',
+    what: 'Continuation',
+    dataKeys: PAYLOAD_KEYS,
+  });
   // An in-memory value is copied, so the caller's later changes cannot reach the result; text
   // was parsed into fresh objects already.
   if (typeof input !== 'string' && !(input instanceof Uint8Array)) value = JSON.parse(JSON.stringify(value));

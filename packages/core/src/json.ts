@@ -34,8 +34,10 @@ export const MAX_JSON_DEPTH = 512;
 
 /** How {@link checkJson} reports and what it refuses. */
 export interface JsonCheck {
-  /** The error code for a value that is not JSON (a bigint, a function, a Date, a cycle...). */
+  /** The error code for a value that is not JSON (a bigint, a function, a `Date`...). */
   code: ErrorCode;
+  /** The error code for nesting past {@link MAX_JSON_DEPTH} (or a cycle); `code` unless told. */
+  depthCode?: ErrorCode;
   /** What is checked, for messages: `Continuation`, `Decisions`. */
   what: string;
   /** The root's path; `$` unless told. */
@@ -86,7 +88,7 @@ export function checkJson(value: unknown, check: JsonCheck): void {
     if (frame.depth > MAX_JSON_DEPTH) {
       const path = pathText(frame);
       throw new ContinuationError(
-        check.code === 'INVALID_JSON' ? 'INVALID_CONTINUATION' : check.code,
+        check.depthCode ?? check.code,
         `${check.what} is nested deeper than ${MAX_JSON_DEPTH} levels (or is cyclic) at ${path}.`,
         { path },
       );

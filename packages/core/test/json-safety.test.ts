@@ -16,6 +16,7 @@ import {
 import { lastToolResults, scriptedModel } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { cloneJson } from '../src/canonical';
 import { validFixture } from './fixtures/corpus';
 
 /** As a provider's JSON text reaches us: `JSON.parse` makes `__proto__` an own property. */
@@ -288,3 +289,24 @@ function caught(fn: () => unknown) {
   }
   throw new Error('expected an error, nothing was thrown');
 }
+
+describe('cloneJson and canonicalJson keep prototype keys as data', () => {
+  it('cloneJson copies an own __proto__ member as an own member, and refuses what is not JSON', () => {
+    const source = JSON.parse('{"__proto__":{"polluted":true},"list":[{"constructor":{"prototype":1}}]}');
+    const copy = cloneJson(source);
+    expect(copy).not.toBe(source);
+    expect(ownProto(copy)).toEqual({ polluted: true });
+    expect(canonicalJson(copy)).toBe(canonicalJson(source));
+    expect(() => cloneJson({ n: 1n } as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_JSON', path: '$.n' }),
+    );
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(() => cloneJson(deep as never)).toThrow(expect.objectContaining({ code: 'INVALID_JSON' }));
+    expectClean();
+  });
+
+  it('canonicalJson writes an own __proto__ member like any key', () => {
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":1}}'))).toBe('{"__proto__":{"x":1},"b":1}');
+  });
+});
