@@ -93,9 +93,17 @@ describe.each(pairs)('%s -> %s', (from, to) => {
         { type: 'tool-call', toolCallId: 'call_3_1', toolName: 'lookup_account', args: { account: 'B-2' } },
       ],
     });
+    // The approval edited the transfer: the model reads the arguments that ran (the audit trail
+    // keeps the ones it asked for).
+    const edited = {
+      ...turn,
+      content: (turn.content as Array<{ type: string; toolCallId?: string }>).map((part) =>
+        part.toolCallId === 'call_3_0' ? { ...part, args: { to: 'bob', amount: 45 } } : part,
+      ),
+    };
     expect(plainTranscript(after.messages)).toEqual([
       ...plainTranscript(before.messages),
-      turn,
+      edited,
       {
         role: 'tool',
         content: [
