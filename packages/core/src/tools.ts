@@ -169,15 +169,22 @@ export function humanTool<S extends z.ZodType, R extends z.ZodType>(options: {
   };
 }
 
-/** Options of {@link agentTool}. */
+/**
+ * Options of {@link agentTool}: the same shape in every adapter (each may also accept its
+ * framework's own name for the schema).
+ */
 export interface AgentToolOptions<Input> {
-  /** The tool name; defaults to the agent's name. */
+  /** The tool name the model calls; the agent's name by default. */
   name?: string;
+  /** What the model reads about the tool; the agent's description by default. */
   description?: string;
-  /** Arguments schema for the model; defaults to `{ input: string }`. */
+  /** The arguments the model gives, as a zod schema; `{ input: string }` by default. */
+  inputSchema?: z.ZodType;
+  /** @deprecated The same as `inputSchema`. */
   parameters?: z.ZodType;
-  /** Turn the tool's arguments into the agent's input; defaults to `args.input`. */
+  /** Turn the tool's arguments into the agent's input; `args.input` by default. */
   toInput?: (args: any) => Input;
+  /** Ask a human before the sub-agent runs: `true`, or a function of the arguments. */
   needsApproval?: ToolDefinition['needsApproval'];
 }
 
@@ -190,7 +197,16 @@ const defaultAgentParameters = z.object({ input: z.string().describe('The task f
  * @example
  * ```ts
  * const orchestrator = createContinuableAgent({
- *   name: 'hr', model, tools: [agentTool(payrollAgent, { description: 'Payroll questions' })],
+ *   name: 'hr',
+ *   model,
+ *   tools: [
+ *     agentTool(payrollAgent, {
+ *       name: 'ask_payroll',
+ *       description: 'Payroll questions about one employee',
+ *       inputSchema: z.object({ employee: z.string(), question: z.string() }),
+ *       toInput: ({ employee, question }) => `${question} (employee ${employee})`,
+ *     }),
+ *   ],
  * });
  * ```
  */
@@ -198,7 +214,7 @@ export function agentTool<Input, Output>(
   agent: ContinuableAgent<Input, Output>,
   options: AgentToolOptions<Input> = {},
 ): ToolDefinition<any, Output> {
-  const parameters = options.parameters ?? defaultAgentParameters;
+  const parameters = options.inputSchema ?? options.parameters ?? defaultAgentParameters;
   const toInput = options.toInput ?? ((args: { input: Input }) => args.input);
   return {
     name: options.name ?? agent.name,

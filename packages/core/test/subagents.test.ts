@@ -340,3 +340,41 @@ describe('the step limit', () => {
     );
   });
 });
+
+describe('agentTool options', () => {
+  it('name, description, inputSchema and toInput shape the tool the model sees and the input the agent gets', async () => {
+    const inputs: unknown[] = [];
+    const payroll = createContinuableAgent({
+      name: 'payroll',
+      model: scriptedModel((request) => {
+        inputs.push(request.messages[0]!.content);
+        return 'ok';
+      }),
+    });
+    const rootModel = scriptedModel([
+      { toolCalls: [{ name: 'ask_payroll', args: { employee: 'E-7', question: 'Salary?' } }] },
+      reportResults,
+    ]);
+    const root = createContinuableAgent({
+      name: 'hr',
+      model: rootModel,
+      tools: [
+        agentTool(payroll, {
+          name: 'ask_payroll',
+          description: 'Payroll questions about one employee',
+          inputSchema: z.object({ employee: z.string(), question: z.string() }),
+          toInput: ({ employee, question }: { employee: string; question: string }) =>
+            `${question} (employee ${employee})`,
+        }),
+      ],
+    });
+    completed(await root.run('go'));
+    expect(inputs).toEqual(['Salary? (employee E-7)']);
+    const [spec] = rootModel.calls[0]!.tools;
+    expect(spec).toMatchObject({ name: 'ask_payroll', description: 'Payroll questions about one employee' });
+    expect(Object.keys((spec!.inputSchema as { properties: object }).properties)).toEqual([
+      'employee',
+      'question',
+    ]);
+  });
+});
