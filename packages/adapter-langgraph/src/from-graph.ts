@@ -59,6 +59,12 @@ export interface FromGraphOptions {
    * tool calls wait; found by name (`agent`, `model_request`, `model`, `llm`, `chatbot`, `call_model`) when left out.
    */
   modelNode?: string;
+  /**
+   * The graph's system prompt, when it should count in the agent's fingerprint: LangGraph graphs
+   * do not expose their prompt, so a changed prompt is detected on resume (`AGENT_CHANGED`) only
+   * when given here. Tool names and schemas always count.
+   */
+  instructions?: string;
   /** LangGraph's step budget for each run segment. */
   recursionLimit?: number;
   /** On a rejected call: tell the model and go on (default), or end the run as rejected. */
@@ -145,7 +151,10 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     for (const lc of node.tools ?? []) tools.set(lc.name, toolDefinition(lc));
   let fingerprint: Promise<string> | undefined;
   const getFingerprint = () => {
-    fingerprint ??= fingerprintAgent({ tools: [...tools.values()] });
+    fingerprint ??= fingerprintAgent({
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      tools: [...tools.values()],
+    });
     return fingerprint;
   };
   const modelNode = options.modelNode ?? MODEL_NODES.find((name) => name in handle.nodes);
@@ -192,7 +201,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   ): Promise<GraphRunResult> {
     const continuation = parseContinuation(raw);
     await resumable(continuation, runOptions);
-    await checkDecisions(continuation, decisions, tools);
+    await checkDecisions(continuation, decisions, tools, runOptions);
     const context: RunContext = {
       runId: continuation.runId,
       agent: { name: options.name, framework: 'langgraph', fingerprint: await getFingerprint() },
@@ -348,7 +357,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     // A parent checks a child's decisions through this before anything runs.
     checkDecisions: async (continuation, decisions, checkOptions: { allowChangedAgent?: boolean } = {}) => {
       await resumable(continuation, checkOptions);
-      await checkDecisions(continuation, decisions, tools);
+      await checkDecisions(continuation, decisions, tools, checkOptions);
       checkPolicies(Object.entries(decisions), refsOf(continuation));
     },
     fingerprint: getFingerprint,

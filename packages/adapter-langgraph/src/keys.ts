@@ -15,6 +15,8 @@ export const CHILDREN_KEY = '__ac_children';
 export const ANSWERS_KEY = '__ac_answers';
 /** Tool-call id -> result, filled while the graph runs, read when it suspends. */
 export const CAPTURE_KEY = '__ac_capture';
+/** Resume options that reach sub-agents run by `agentTool` (`allowChangedAgent`). */
+export const CHILD_OPTIONS_KEY = '__ac_child_options';
 /** The run id, so nested agents derive theirs from it. */
 export const RUN_ID_KEY = '__ac_run_id';
 

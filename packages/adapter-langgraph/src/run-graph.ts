@@ -5,19 +5,23 @@
 import {
   type AgentRef,
   type AuditEntry,
+  actionId,
   addUsage,
   type CompletedResult,
   type Continuation,
   ContinuationError,
   type DoneEntry,
   emptyUsage,
+  isContinuationError,
   type JsonObject,
   listActions,
   type Message,
   ModelCallError,
+  type PendingEntry,
   type RunOptions,
   type RunResult,
   type SuspendPredicate,
+  ToolCallError,
   type ToolCallPart,
   type ToolResultPart,
   textOf,
@@ -39,11 +43,11 @@ import {
   type SnapshotLike,
   toJson,
 } from './interrupts';
-import { ANSWERS_KEY, CAPTURE_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
+import { ANSWERS_KEY, CAPTURE_KEY, CHILD_OPTIONS_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
 import { fromLangChainMessages, neutralMessages, toolResultPart } from './messages';
 import { ModelCallCounter, PredicateControl } from './step-control';
 import { stepObserver } from './step-events';
-import type { Capture, InterruptedCall } from './tool-guard';
+import type { Capture, ChildFailure, InterruptedCall } from './tool-guard';
 import { outsideGraph } from './tools';
 
 /** The wrapped graph, as far as the adapter uses it. */
@@ -125,7 +129,12 @@ export async function runSegment(
   options: GraphRunOptions,
 ): Promise<GraphRunResult> {
   const counter = new ModelCallCounter();
-  const capture: Capture = { results: new Map(), interrupted: new Map(), byInterrupt: new Map() };
+  const capture: Capture = {
+    results: new Map(),
+    interrupted: new Map(),
+    byInterrupt: new Map(),
+    childFailures: [],
+  };
   const done: Record<string, ToolResultPart> = {};
   for (const entry of context.done) done[entry.toolCallId] = doneToPart(entry);
   const startedAt = Date.now();
@@ -155,6 +164,7 @@ export async function runSegment(
     ...(segment.answers ? { [ANSWERS_KEY]: segment.answers } : {}),
     [CAPTURE_KEY]: capture,
     [RUN_ID_KEY]: context.runId,
+    ...(options.allowChangedAgent ? { [CHILD_OPTIONS_KEY]: { allowChangedAgent: true } } : {}),
   };
   const config = {
     configurable,
@@ -273,8 +283,9 @@ export async function runSegment(
   }
 
   let suspendedBy: Continuation['suspendedBy'];
-  if (mapped.pending.length > 0)
-    suspendedBy = { type: 'actions', kinds: [...new Set(mapped.pending.map((entry) => entry.kind))] };
+  const childFailure = capture.childFailures[0];
+  if (childFailure) suspendedBy = { type: 'checkpoint' };
+  else if (mapped.pending.length > 0) suspendedBy = pendingReason(mapped.pending);
   else if (control.fired.length > 0) suspendedBy = { type: 'predicate', predicates: control.fired };
   else suspendedBy = { type: 'predicate', predicates: [staticPauseName(handle, snapshot.next)] };
 
@@ -293,8 +304,43 @@ export async function runSegment(
       segment.keepHistory,
     ) as never,
   });
+  // A sub-agent failed: the run fails with its error, holding the whole tree's last good state.
+  if (childFailure) throw raiseChildFailure(childFailure, continuation);
   await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
   return { status: 'suspended', continuation, actions: listActions(continuation) };
+}
+
+/**
+ * Why a run with pending entries stops: the kinds it waits for; or, when it waits only for
+ * sub-agents that stopped by a predicate, those predicates named with the sub-agent's path
+ * (`call_1/everyTurns(1)`), as the core engine names them.
+ */
+function pendingReason(pending: readonly PendingEntry[]): Continuation['suspendedBy'] {
+  const stopped = pending.flatMap((entry) =>
+    entry.kind === 'agent' && entry.child.suspendedBy.type === 'predicate'
+      ? entry.child.suspendedBy.predicates.map((name) => `${actionId([entry.toolCallId])}/${name}`)
+      : [],
+  );
+  const onlyStopped = pending.every(
+    (entry) => entry.kind === 'agent' && entry.child.suspendedBy.type === 'predicate',
+  );
+  if (onlyStopped) return { type: 'predicate', predicates: stopped };
+  return { type: 'actions', kinds: [...new Set(pending.map((entry) => entry.kind))] };
+}
+
+/** A sub-agent's error as this run reports it: the same code, this run's state, the path down to it. */
+function raiseChildFailure(failure: ChildFailure, continuation: Continuation): ContinuationError {
+  const { error, toolCallId, toolName } = failure;
+  if (!isContinuationError(error)) return new ToolCallError(continuation, error, [toolCallId], toolName);
+  const at = [toolCallId, ...(error.at ?? [])];
+  if (error.code === 'MODEL_ERROR') return new ModelCallError(continuation, error.cause, at);
+  if (error.code === 'TOOL_ERROR') return new ToolCallError(continuation, error.cause, at);
+  return new ContinuationError(error.code, `${error.message} (in the sub-agent at ${at.join('/')})`, {
+    cause: error,
+    continuation,
+    at,
+    ...(error.details === undefined ? {} : { details: error.details }),
+  });
 }
 
 /** Tool messages that finished tasks wrote but the next checkpoint has not applied yet. */

@@ -18,6 +18,15 @@ export interface Capture {
   interrupted: Map<string, InterruptedCall[]>;
   /** Interrupt id -> the tool call whose tool raised it (a tool node running several calls in one task). */
   byInterrupt: Map<string, InterruptedCall>;
+  /** Sub-agents (`agentTool`) that failed: the run fails with their error, one level up. */
+  childFailures: ChildFailure[];
+}
+
+/** A sub-agent's failure; its call waits holding the sub-agent's last good state. */
+export interface ChildFailure {
+  toolCallId: string;
+  toolName: string;
+  error: unknown;
 }
 
 /** A tool call whose tool interrupted, and what it asked. */

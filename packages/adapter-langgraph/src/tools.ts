@@ -5,8 +5,12 @@
 import {
   type ContinuableAgent,
   ContinuationError,
+  isContinuationError,
   type JsonValue,
+  type RunOptions,
+  type RunResult,
   rejectionMessage,
+  resumesWithoutDecisions,
   textOf,
 } from '@agent-continuations/core';
 import { ToolMessage } from '@langchain/core/messages';
@@ -16,7 +20,8 @@ import { interrupt } from '@langchain/langgraph';
 import { z } from 'zod';
 import { type Children, recordChild, takeChild } from './children';
 import { type OwnPayload, type OwnResume, toJson } from './interrupts';
-import { ANSWERS_KEY, CHILDREN_KEY, MARK, RUN_ID_KEY } from './keys';
+import { ANSWERS_KEY, CAPTURE_KEY, CHILD_OPTIONS_KEY, CHILDREN_KEY, MARK, RUN_ID_KEY } from './keys';
+import type { Capture } from './tool-guard';
 
 /** Which calls need approval: all, the tools named, or a function of the call. */
 export type ApprovalPolicy =
@@ -185,18 +190,34 @@ export function agentTool<Input, Output>(
       const children = (configurable[CHILDREN_KEY] ?? {}) as Children;
       // Each decision for the child is applied once, however often LangGraph re-runs this task.
       const saved = takeChild(children, call.toolCallId);
-      if (saved && !saved.decisions) {
-        // Nothing was decided for the child: wait again without running it.
+      // Nothing was decided for the child, and it waits for a human: wait again without running
+      // it. A child stopped by a predicate or a failure goes on with no decisions.
+      if (saved && !saved.decisions && !resumesWithoutDecisions(saved.continuation)) {
         interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: saved.continuation });
       }
       const runId = `${String(configurable[RUN_ID_KEY] ?? 'run')}/${call.toolCallId}`;
-      const signal = config.signal ? { signal: config.signal } : {};
-      // The child is a run of its own: keep the parent's LangGraph context away from it.
-      const result = await outsideGraph(() =>
-        saved?.decisions
-          ? agent.resume(saved.continuation, saved.decisions, signal)
-          : agent.run(toInput(args as { input: Input }), { ...signal, runId }),
-      );
+      const childOptions = {
+        ...(configurable[CHILD_OPTIONS_KEY] as RunOptions | undefined),
+        ...(config.signal ? { signal: config.signal } : {}),
+      };
+      let result: RunResult<Output>;
+      try {
+        // The child is a run of its own: keep the parent's LangGraph context away from it.
+        result = await outsideGraph(() =>
+          saved
+            ? agent.resume(saved.continuation, saved.decisions ?? {}, childOptions)
+            : agent.run(toInput(args as { input: Input }), { ...childOptions, runId }),
+        );
+      } catch (error) {
+        // The child failed: so does this run, one level up, the call holding the child's last
+        // good state (the one its error carries, else the one it was resumed from).
+        const last = (isContinuationError(error) && error.continuation) || saved?.continuation;
+        const capture = configurable[CAPTURE_KEY] as Capture | undefined;
+        if (!capture || !last) throw error;
+        capture.childFailures.push({ toolCallId: call.toolCallId, toolName: call.toolName, error });
+        interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: last });
+        throw error;
+      }
       if (result.status === 'suspended') {
         if (saved) recordChild(children, call.toolCallId, result.continuation);
         interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: result.continuation });

@@ -34,6 +34,7 @@ for (const kind of ['react', 'create-agent'] as const) {
       const graph = buildGraph(kind, llm, conformanceTools(spec.tools), spec.instructions);
       return fromGraph(graph, {
         name: spec.name,
+        instructions: spec.instructions,
         ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
         ...(spec.onReject ? { onReject: spec.onReject } : {}),
       });

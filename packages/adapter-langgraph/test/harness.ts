@@ -82,6 +82,7 @@ export function graphHarness(kind: GraphKind, requests: ModelRequest[] = []): Co
       const graph = buildGraph(kind, llm, conformanceTools(spec.tools), spec.instructions);
       return fromGraph(graph, {
         name: spec.name,
+        instructions: spec.instructions,
         ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
         ...(spec.onReject ? { onReject: spec.onReject } : {}),
       });
