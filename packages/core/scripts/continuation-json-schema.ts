@@ -38,7 +38,7 @@ export function continuationJsonSchema(): Record<string, unknown> {
   names.add(usageSchema, { id: 'Usage' });
   const { $schema, ...body } = z.toJSONSchema(continuationSchema, {
     target: 'draft-2020-12',
-    // What `parseContinuation` accepts: message objects tolerate (and drop) unknown keys.
+    // What `parseContinuation` accepts (every object, messages and parts included, is closed).
     io: 'input',
     unrepresentable: 'throw',
     cycles: 'ref',

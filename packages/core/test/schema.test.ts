@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseContinuation } from '@agent-continuations/core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -61,6 +62,28 @@ describe('published JSON Schema', () => {
     const validate = compile();
     expect(validate(JSON.parse(fixtureText(`bad/parse/${file}`)))).toBe(false);
     expect(validate.errors?.length).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown key inside a message or a part, as parseContinuation does', () => {
+    const validate = compile();
+    for (const edit of [
+      (c: any) => {
+        c.messages[0].extra = 1;
+      },
+      (c: any) => {
+        c.messages[1].content[0].extra = 1;
+      },
+      (c: any) => {
+        c.pending[0].child.pending[0].child.messages[1].content[0].note = 'x';
+      },
+    ]) {
+      const value = JSON.parse(validFixture('nested-depth-3.json'));
+      edit(value);
+      expect(validate(value)).toBe(false);
+      expect(() => parseContinuation(value)).toThrow(
+        expect.objectContaining({ code: 'INVALID_CONTINUATION' }),
+      );
+    }
   });
 
   it('rejects a deep child that breaks the format three levels down', () => {
