@@ -19,6 +19,7 @@ export {
 } from './worker/create-worker';
 export {
   createJobClient,
+  DEFAULT_JOB_EXPIRY_SECONDS,
   type JobClient,
   type QueueOptions,
   type ResumeJob,

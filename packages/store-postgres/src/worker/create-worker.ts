@@ -1,27 +1,35 @@
 /**
  * Scale-out workers on pg-boss: each worker registers agent definitions by name and takes run and
  * resume jobs from the shared queues. Any worker can resume any continuation; the store's claim
- * makes exactly one do it. With a checkpoint log, every step is recorded and runs whose worker
- * died are recovered by the others. On `stop()` (e.g. on SIGTERM) a worker takes no more jobs,
- * suspends its running agents at their next step boundary, saves them and enqueues their resume.
+ * makes exactly one do it, and its claim is renewed while the run goes. Jobs are idempotent: a job
+ * for a continuation already resumed, failed, or claimed by a live worker, and a run job for a run
+ * already under way or done, do nothing. With a checkpoint log, every step is recorded and runs
+ * whose worker died are recovered by the others. On `stop()` (e.g. on SIGTERM) a worker takes no
+ * more jobs, suspends its running agents at their next step boundary, saves them and enqueues their
+ * resume.
  */
 import {
   type CheckpointLog,
   type ContinuableAgent,
   type Continuation,
+  ContinuationError,
   type ContinuationStore,
+  DEFAULT_RECOVERY_ATTEMPTS,
   type Decisions,
+  holdClaim,
   isContinuationError,
   type RunResult,
   recover,
   recoverRun,
   resumeDurably,
+  resumeStored,
   runDurably,
 } from '@agent-continuations/core';
 import PgBoss from 'pg-boss';
 import {
   createJobClient,
   createQueues,
+  DEFAULT_JOB_EXPIRY_SECONDS,
   type JobClient,
   type QueueOptions,
   type ResumeJob,
@@ -60,10 +68,20 @@ export interface WorkerOptions extends QueueOptions {
   batchSize?: number;
   /** Seconds between queue polls; 1 by default (pg-boss allows 0.5 at least). */
   pollingIntervalSeconds?: number;
-  /** Leases on runs and claims on continuations; renewed while a run goes. 30 s by default. */
+  /**
+   * Leases on runs (in the checkpoint log) and claims on continuations (in the store), renewed every
+   * third of it while a run goes; a worker that dies loses them after this long, and the others
+   * recover its runs. 30 s by default; at most half of `expireInSeconds`.
+   */
   leaseMs?: number;
   /** How often to look for runs whose worker died; 1 s by default. */
   recoverIntervalMs?: number;
+  /**
+   * Recovery attempts of a run before it is marked `failed` (see `recover` in the core);
+   * {@link DEFAULT_RECOVERY_ATTEMPTS} (3) by default. Failed runs are listed by
+   * `store.list({ status: 'failed' })`; `store.retry(id)` and `submitDecisions(id, {})` retry one.
+   */
+  maxAttempts?: number;
   /** Called with every run's outcome, e.g. for metrics. */
   onResult?: (result: RunResult<unknown>) => void;
   /** Called with errors the worker survives (a failed job is retried by pg-boss). */
@@ -104,6 +122,13 @@ export function createWorker(options: WorkerOptions): Worker {
   const id = options.id ?? `worker-${crypto.randomUUID()}`;
   const shutdown = new AbortController();
   const leaseMs = options.leaseMs ?? 30_000;
+  const expireInSeconds = options.expireInSeconds ?? DEFAULT_JOB_EXPIRY_SECONDS;
+  if (expireInSeconds * 1000 < 2 * leaseMs) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `expireInSeconds (${expireInSeconds}) must be at least twice leaseMs (${leaseMs} ms): pg-boss would hand a healthy run's job to another worker.`,
+    );
+  }
   const { store, checkpoints: log } = options;
   const agents: Record<string, ContinuableAgent<unknown, unknown>> = {};
   for (const [name, definition] of Object.entries(options.agents)) {
@@ -140,68 +165,157 @@ export function createWorker(options: WorkerOptions): Worker {
 
   const runJob = async (job: RunJob) => {
     const agent = agentNamed(job.agentName);
-    if (!log) return settle(await agent.run(job.input, { runId: job.runId, metadata: job.metadata }));
+    if (!log) return runWithoutLog(agent, job);
     const record = await log.status(job.runId);
-    if (record && record.status !== 'running') return; // A retried job whose run already went on.
-    const result = record
-      ? await recoverRun(agent, log, job.runId, durable)
-      : await runDurably(agent, log, job.input, { ...durable, runId: job.runId, metadata: job.metadata });
+    // A retried or duplicate job whose run already went on (suspended, finished or failed).
+    if (record && record.status !== 'running') return;
+    let result: RunResult<unknown>;
+    try {
+      result = record
+        ? await recoverRun(agent, log, job.runId, durable)
+        : await runDurably(agent, log, job.input, { ...durable, runId: job.runId, metadata: job.metadata });
+    } catch (error) {
+      // Running on a live worker (its lease holds), or just taken by another: nothing to do here;
+      // if that worker dies, the recovery sweep picks the run up.
+      if (isContinuationError(error, 'CLAIM_CONFLICT') || isContinuationError(error, 'LEASE_LOST')) return;
+      throw error;
+    }
     return settle(result);
   };
 
+  /**
+   * Without a log, a run job runs once: a job whose run left anything in the store is a duplicate,
+   * and a failure is not retried by pg-boss (tools may have run). A failure that carries the last
+   * good state saves it, resumable with `submitDecisions(id, {})`.
+   */
+  const runWithoutLog = async (agent: ContinuableAgent<unknown, unknown>, job: RunJob) => {
+    if ((await store.list({ runId: job.runId, limit: 1 })).items.length > 0) return;
+    let result: RunResult<unknown>;
+    try {
+      result = await agent.run(job.input, { runId: job.runId, metadata: job.metadata });
+    } catch (error) {
+      const last = isContinuationError(error) ? error.continuation : undefined;
+      if (last) await store.save(last);
+      options.onError?.(error);
+      return;
+    }
+    return settle(result);
+  };
+
+  /** Codes of a claim that a duplicate or retried job meets: resumed, failed, or held by a live worker. */
+  const duplicate = (error: unknown) =>
+    isContinuationError(error, 'CLAIM_CONFLICT') ||
+    isContinuationError(error, 'NOT_RESUMABLE') ||
+    isContinuationError(error, 'LEASE_LOST');
+
   const resumeJob = async (job: ResumeJob) => {
+    const found = await store.load(job.continuationId);
+    if (!found || found.status === 'expired') {
+      // Deleted, or its actions expired: retrying never helps.
+      options.onError?.(
+        new ContinuationError(
+          found ? 'EXPIRED' : 'NOT_FOUND',
+          `Resume job for "${job.continuationId}" dropped: ${found ? 'it expired' : 'it is not in the store'}.`,
+        ),
+      );
+      return;
+    }
+    if (found.status === 'claimed' && log && !(await begun(found.id, found.runId))) {
+      // Claimed by a worker that has not begun its run (it may have died right after claiming):
+      // retry later; the claim lapses if it died, and a live one will have begun by then.
+      throw new ContinuationError('CLAIM_CONFLICT', `"${found.id}" is claimed; its run has not begun yet.`);
+    }
+    // Resumed, failed, or claimed by a live worker (with a log: its run is under way, and the
+    // recovery sweep finishes it if that worker dies).
+    if (found.status !== 'suspended') return;
+    const agent = agentNamed(found.agentName);
+    if (!log) return resumeWithoutLog(agent, job);
     let claim: Awaited<ReturnType<ContinuationStore['claim']>>;
     try {
       claim = await store.claim(job.continuationId, { owner: id, leaseMs });
     } catch (error) {
-      // Resumed already (a duplicate or retried job): nothing to do. Claimed elsewhere: retry later.
-      if (
-        isContinuationError(error, 'CLAIM_CONFLICT') &&
-        (await store.load(job.continuationId))?.status === 'completed'
-      )
-        return;
+      if (duplicate(error)) return;
       throw error;
     }
-    const stored = (await store.load(job.continuationId))!;
-    const agent = agentNamed(stored.agentName);
+    const held = holdClaim(store, claim, { leaseMs });
+    const stored = await store.load(job.continuationId);
     try {
+      if (!stored)
+        throw new ContinuationError('NOT_FOUND', `"${job.continuationId}" disappeared from the store.`);
       await agent.checkDecisions?.(stored.continuation, job.decisions);
     } catch (error) {
-      await store.release(claim);
+      // Nothing ran: give the claim back, unless another worker took it meanwhile.
+      const kept = await held.stop().then(
+        () => true,
+        () => false,
+      );
+      if (kept) await store.release(held.claim);
       // Bad decisions never become good by retrying: report them and drop the job.
       options.onError?.(error);
       return;
     }
     let result: RunResult<unknown> | undefined;
     try {
-      result = await resumeWith(agent, stored.continuation, job.decisions);
+      result = await resumeWith(agent, stored.continuation, job.decisions, held.signal);
     } catch (error) {
-      // With a log, a retry picks up from the last checkpoint, so the claim can go back; without
-      // one, tools may have run, so the continuation must never be resumed again.
-      await (log ? store.release(claim) : store.complete(claim));
+      // The log keeps every step: the claim goes back, and a retry or the recovery sweep picks the
+      // run up from its last checkpoint. A claim another worker took is left alone.
+      await held.stop();
+      await store.release(held.claim);
       throw error;
     }
-    if (result) await settle(result);
-    await store.complete(claim);
+    await held.stop();
+    await store.complete(held.claim, result?.status === 'suspended' ? { next: result.continuation } : {});
+    if (result) await settle(result, true);
+  };
+
+  /** Whether the log shows the resume of continuation `id` under way (or done). */
+  const begun = async (continuationId: string, runId: string) => {
+    const record = await log!.status(runId);
+    return record !== undefined && (record.status === 'running' || record.suspensionId !== continuationId);
+  };
+
+  /** Without a log: `resumeStored` holds the claim and settles the record by the run's outcome. */
+  const resumeWithoutLog = async (agent: ContinuableAgent<unknown, unknown>, job: ResumeJob) => {
+    let result: RunResult<unknown>;
+    try {
+      result = await resumeStored(store, agent, job.continuationId, job.decisions, { owner: id, leaseMs });
+    } catch (error) {
+      if (duplicate(error)) return;
+      // Nothing ran and the claim went back (the store was unreachable, say): retry the job later.
+      if (!isContinuationError(error) && (await store.load(job.continuationId))?.status === 'suspended')
+        throw error;
+      // Otherwise resumeStored settled the record (bad decisions, the last good state saved, or
+      // marked failed): a retry could do nothing good.
+      options.onError?.(error);
+      return;
+    }
+    await settle(result, true);
   };
 
   const resumeWith = async (
     agent: ContinuableAgent<unknown, unknown>,
     continuation: Continuation,
     decisions: Decisions,
+    signal: AbortSignal,
   ): Promise<RunResult<unknown> | undefined> => {
-    if (!log) return agent.resume(continuation, decisions);
-    const record = await log.status(continuation.runId);
+    const record = await log!.status(continuation.runId);
     // The log moved past this continuation: it was resumed by an earlier attempt of this job.
     if (record && record.status !== 'running' && record.suspensionId !== continuation.id) return undefined;
-    if (record?.status === 'running') return recoverRun(agent, log, continuation.runId, durable);
-    return resumeDurably(agent, log, continuation, decisions, durable);
+    if (record?.status === 'running')
+      return recoverRun(agent, log!, continuation.runId, { ...durable, signal });
+    return resumeDurably(agent, log!, continuation, decisions, { ...durable, signal });
   };
 
   const sweep = async () => {
     if (!log || shutdown.signal.aborted) return;
-    const recovered = await recover(log, agents, { ...durable, store });
+    const recovered = await recover(log, agents, {
+      ...durable,
+      store,
+      maxAttempts: options.maxAttempts ?? DEFAULT_RECOVERY_ATTEMPTS,
+    });
     for (const run of recovered) {
+      if (run.failed) await retireResumed(run.runId);
       if (!run.result) {
         options.onError?.(run.error);
         continue;

@@ -24,10 +24,25 @@ export function queueNames(prefix: string): { run: string; resume: string } {
   return { run: `${prefix}.run`, resume: `${prefix}.resume` };
 }
 
-/** Options of the queues: retried a few times, a second apart, so a dead worker's jobs come back soon. */
+/**
+ * A job's expiry by default: one hour. A worker that died is found by its lease (`leaseMs`, seconds)
+ * and its runs are recovered from the checkpoint log by the others, not by job expiry, so the expiry
+ * is only a backstop: it must exceed the longest healthy run, so that a slow run's job is never
+ * handed to a second worker. (If it is, the second worker finds the run's lease or claim alive and
+ * does nothing; only a run job without a checkpoint log could run twice.) The job of a worker that
+ * died before it began its run comes back after the expiry.
+ */
+export const DEFAULT_JOB_EXPIRY_SECONDS = 60 * 60;
+
+/** Options of the queues: retried a few times, a second apart, when a job fails. */
 export interface QueueOptions {
   prefix?: string;
-  /** Seconds a job may stay active before pg-boss fails it and retries; 60 by default. */
+  /**
+   * Seconds a job may stay active before pg-boss fails it and hands it to another worker;
+   * {@link DEFAULT_JOB_EXPIRY_SECONDS} (1 h) by default. Keep it above the longest healthy run (and
+   * at least twice the worker's `leaseMs`): dead workers are detected by their lease, not by this.
+   * When given, existing queues are updated to it (and to the given retry settings).
+   */
   expireInSeconds?: number;
   /** Retries of a failed or expired job; 30 by default. */
   retryLimit?: number;
@@ -35,21 +50,30 @@ export interface QueueOptions {
   retryDelay?: number;
 }
 
-/** Create both queues (idempotent). */
+/** Create both queues, or update their settings (idempotent). */
 export async function createQueues(
   boss: PgBoss,
   options: QueueOptions = {},
 ): Promise<{ run: string; resume: string }> {
   const names = queueNames(options.prefix ?? 'agent-continuations');
   const settings = {
-    expireInSeconds: options.expireInSeconds ?? 60,
+    expireInSeconds: options.expireInSeconds ?? DEFAULT_JOB_EXPIRY_SECONDS,
     retryLimit: options.retryLimit ?? 30,
     retryDelay: options.retryDelay ?? 1,
   };
+  // Only settings given explicitly change an existing queue: a client opened with defaults (say, a
+  // web server that submits decisions) leaves the workers' settings alone.
+  const given = Object.fromEntries(
+    (['expireInSeconds', 'retryLimit', 'retryDelay'] as const)
+      .filter((key) => options[key] !== undefined)
+      .map((key) => [key, settings[key]]),
+  );
   for (const name of [names.run, names.resume]) {
+    const queue = await boss.getQueue(name);
     // Concurrent creation by several workers can race inside pg-boss; the queue exists either way.
-    if (!(await boss.getQueue(name)))
-      await boss.createQueue(name, { name, ...settings }).catch(() => undefined);
+    if (!queue) await boss.createQueue(name, { name, ...settings }).catch(() => undefined);
+    else if (Object.entries(given).some(([key, value]) => queue[key as keyof typeof queue] !== value))
+      await boss.updateQueue(name, { name, ...given });
   }
   return names;
 }
