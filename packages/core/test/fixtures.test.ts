@@ -49,6 +49,15 @@ const cases: Record<string, ResumeCase> = {
     modelCalls: 1,
     secret: FIXTURE_SEAL_SECRET,
   },
+  'sealed-keyid.json': {
+    agent: 'bank',
+    actions: ['call_1_0'],
+    decisions: { call_1_0: { type: 'approve', by: 'ann' } },
+    output: 'done: [{"ok":true,"to":"bob","amount":250}]',
+    ran: { transfer: 1 },
+    modelCalls: 1,
+    secret: FIXTURE_SEAL_SECRET,
+  },
   'nested-depth-3.json': {
     agent: 'hr',
     actions: ['call_1_0/call_1_0/call_1_0'],
