@@ -6,22 +6,41 @@
  *    per second on SQLite, Postgres and Redis, with 1 and 4 worker processes.
  * 3. Memory: 10,000 agents waiting for approval as continuations in the SQLite store, against
  *    10,000 loops held alive in one process awaiting promises (resident memory of each process).
+ * 4. Renewal overhead per resume: a stored resume with its claim renewed by a heartbeat
+ *    (`resumeStored`) against the same claim, load, resume and complete with no heartbeat, on
+ *    SQLite, Postgres and Redis; and the cost of one renewal.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CheckpointLog, runDurably, serializeContinuation } from '@agent-continuations/core';
-import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
+import {
+  type CheckpointLog,
+  type ContinuationStore,
+  resumeStored,
+  runDurably,
+  serializeContinuation,
+} from '@agent-continuations/core';
+import { durablePlanInput, durableTestAgent, payrollAgent, toolRuns } from '@agent-continuations/testing';
 import { createPostgresCheckpointLog } from '../packages/store-postgres/src/checkpoints';
 import { createSqliteCheckpointLog } from '../packages/store-sqlite/src/checkpoints';
-import { BENCH_CHECKPOINT_SCHEMA, BENCH_PG_URL, BENCH_STORES, dropBenchStores } from './stores-open';
+import {
+  BENCH_CHECKPOINT_SCHEMA,
+  BENCH_PG_URL,
+  BENCH_STORES,
+  dropBenchStores,
+  openBenchStore,
+} from './stores-open';
 
 const SIZES = [10, 50, 100];
 const REPEATS = 3;
 const WAITING = 10_000;
 const OPS = 300;
+const RENEWAL_RESUMES = 200;
+/** The tool's duration in the renewal section, and a lease that makes it renew ~3 times per resume. */
+const RENEWAL_TOOL_MS = 20;
+const RENEWAL_LEASE_MS = 20;
 
 type SizedLog = CheckpointLog & {
   size(runId: string): Promise<{ entries: number; bytes: number }>;
@@ -171,6 +190,79 @@ async function memoryRows(dir: string) {
   ];
 }
 
+/**
+ * Per store: the mean time of a stored resume (claim, load, resume with a tool of
+ * RENEWAL_TOOL_MS, save the next suspension, complete) without a heartbeat and with one
+ * (`resumeStored`, its claim renewed every third of RENEWAL_LEASE_MS), and of one renewal.
+ */
+export async function renewalRows(dir: string) {
+  const rows = [];
+  for (const kind of BENCH_STORES) {
+    let store: ContinuationStore;
+    try {
+      store = await openBenchStore(kind, join(dir, `renewal-${kind}.db`), dir);
+    } catch (error) {
+      rows.push({ store: kind, note: `skipped: ${(error as Error).message.split('\n')[0]}` });
+      continue;
+    }
+    try {
+      const agent = payrollAgent(toolRuns(), {
+        during: () => new Promise((resolve) => setTimeout(resolve, RENEWAL_TOOL_MS)),
+      });
+      const suspended = async () => {
+        const first = await agent.run('Raise the salary of Ann Example to 120k, then send her a letter.');
+        if (first.status !== 'suspended') throw new Error('expected an approval');
+        await store.save(first.continuation);
+        return {
+          id: first.continuation.id,
+          decisions: { [first.actions[0]!.id]: { type: 'approve' as const } },
+        };
+      };
+      const bare: number[] = [];
+      const beating: number[] = [];
+      for (let i = 0; i < RENEWAL_RESUMES; i++) {
+        // Alternate, so that a slower phase of the machine weighs on both the same.
+        const plain = await suspended();
+        let start = performance.now();
+        const claim = await store.claim(plain.id, { owner: 'bench', leaseMs: RENEWAL_LEASE_MS * 100 });
+        const stored = (await store.load(plain.id))!;
+        const next = await agent.resume(stored.continuation, plain.decisions);
+        await store.complete(claim, next.status === 'suspended' ? { next: next.continuation } : {});
+        bare.push(performance.now() - start);
+
+        const held = await suspended();
+        start = performance.now();
+        await resumeStored(store, agent, held.id, held.decisions, {
+          owner: 'bench',
+          leaseMs: RENEWAL_LEASE_MS,
+        });
+        beating.push(performance.now() - start);
+      }
+      const probe = await suspended();
+      let claim = await store.claim(probe.id, { owner: 'bench' });
+      const renewMs: number[] = [];
+      for (let i = 0; i < RENEWAL_RESUMES; i++) {
+        const start = performance.now();
+        claim = await store.renew(claim);
+        renewMs.push(performance.now() - start);
+      }
+      await store.complete(claim);
+      rows.push({
+        store: kind,
+        resumes: RENEWAL_RESUMES,
+        'resume ms, no heartbeat': mean(bare).toFixed(2),
+        'resume ms, heartbeat': mean(beating).toFixed(2),
+        'overhead ms/resume': (mean(beating) - mean(bare)).toFixed(2),
+        'renewals/resume': Math.floor(RENEWAL_TOOL_MS / (RENEWAL_LEASE_MS / 3)),
+        'one renewal ms (median)': median(renewMs).toFixed(3),
+      });
+    } finally {
+      await store.close?.();
+    }
+  }
+  return rows;
+}
+
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ac-bench-stores-'));
   try {
@@ -180,6 +272,10 @@ export async function run(): Promise<void> {
     console.table(await checkpointRows(dir));
     console.log(`Stores: ${OPS} suspend / claim / resume per worker process, per second over all processes`);
     console.table(await throughputRows(dir));
+    console.log(
+      `Stores: renewal overhead per resume (a ${RENEWAL_TOOL_MS} ms tool; heartbeat every ${(RENEWAL_LEASE_MS / 3).toFixed(1)} ms with a ${RENEWAL_LEASE_MS} ms lease)`,
+    );
+    console.table(await renewalRows(dir));
     console.log(`Stores: resident memory with ${WAITING.toLocaleString('en')} agents waiting for approval`);
     console.table(
       await memoryRows(dir).catch((error: Error) => [{ note: `skipped: ${error.message.split('\n')[0]}` }]),
