@@ -63,6 +63,20 @@ export {
   toResponse,
   turnIndex,
 } from './scripted-model';
+export {
+  createMemoryCheckpointLog,
+  engineHarness,
+  formatFailure,
+  formatSummary,
+  type MemoryCheckpointLog,
+  runSequence,
+  runSimulation,
+  type SequenceMode,
+  type SequenceOptions,
+  type SequenceReport,
+  type SimulationOptions,
+  type SimulationSummary,
+} from './simulation';
 // The store contract suite (stores' block).
 export { runStoreContract } from './store-contract';
 export { payrollAgent, type ToolRuns, toolRuns } from './store-contract-fixtures';
