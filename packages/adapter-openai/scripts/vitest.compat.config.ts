@@ -16,7 +16,11 @@ export default defineConfig({
   resolve: { ...base.resolve, alias: [{ find: /^openai(\/.*)?$/, replacement: `${openai}$1` }] },
   test: {
     ...base.test,
-    include: ['packages/adapter-openai/test/**/*.test.ts'],
+    // This adapter's tests, and its drop-in suite against openai-node's own runTools and parse().
+    include: [
+      'packages/adapter-openai/test/**/*.test.ts',
+      'integration/cross-framework/test/dropin-openai.test.ts',
+    ],
     // The README example keeps its state in SQLite, whose native module is built for the default
     // toolchain's Node; it does not exercise openai itself differently from the other tests.
     exclude: ['**/node_modules/**', 'packages/adapter-openai/test/readme.test.ts'],
