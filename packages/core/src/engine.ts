@@ -268,6 +268,10 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       sink?.event(event);
       await options.onEvent?.(event);
     };
+    const extra = toPredicates(options.suspendWhen);
+    // What reaches sub-agents: the options of this run, with the predicates they inherit.
+    const inherited = [...predicates, ...extra].filter((predicate) => predicate.inherited);
+    const childOptions: RunOptions = inherited.length > 0 ? { ...options, suspendWhen: inherited } : options;
     const observe = async (event: RunEvent) => {
       await options.onEvent?.(event);
     };
@@ -282,7 +286,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
             state,
             tools,
             toolErrors: config.toolErrors ?? 'model',
-            options,
+            options: childOptions,
             emit,
             observe,
             checkpoint,
@@ -309,7 +313,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
         state.done.clear();
       }
 
-      if (!skipPredicates && predicates.length > 0) {
+      if (!skipPredicates && (predicates.length > 0 || extra.length > 0)) {
         const context = {
           runId: state.runId,
           step: state.step,
@@ -319,7 +323,8 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
           now: Date.now(),
         };
         const fired: string[] = [];
-        for (const predicate of predicates) if (await predicate.check(context)) fired.push(predicate.name);
+        for (const predicate of [...predicates, ...extra])
+          if (await predicate.check(context)) fired.push(predicate.name);
         if (fired.length > 0)
           return suspend(state, snapshot(state, { type: 'predicate', predicates: fired }), emit);
       }

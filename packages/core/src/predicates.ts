@@ -23,6 +23,11 @@ export interface PredicateContext {
 export interface SuspendPredicate {
   name: string;
   check(context: PredicateContext): boolean | Promise<boolean>;
+  /**
+   * Also checked by the run's sub-agents, at their own step boundaries, as `onAbort` is: a
+   * shutdown that lands while a sub-agent runs suspends the sub-agent, and with it the root.
+   */
+  inherited?: boolean;
 }
 
 /** A predicate, or a plain function (named after the function). */
@@ -69,7 +74,8 @@ export function maxTokens(n: number): SuspendPredicate {
 }
 
 /**
- * Suspend when `signal` aborts: graceful shutdown at the next step boundary.
+ * Suspend when `signal` aborts: graceful shutdown at the next step boundary, also inside a
+ * sub-agent that is running when it aborts.
  *
  * @example
  * ```ts
@@ -79,7 +85,7 @@ export function maxTokens(n: number): SuspendPredicate {
  * ```
  */
 export function onAbort(signal: AbortSignal): SuspendPredicate {
-  return { name: 'onAbort', check: () => signal.aborted };
+  return { name: 'onAbort', check: () => signal.aborted, inherited: true };
 }
 
 /**

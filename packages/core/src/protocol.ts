@@ -6,6 +6,7 @@
 import type { AuditEntry, Continuation, Usage } from './format';
 import type { JsonObject, JsonValue } from './json';
 import type { Message } from './messages';
+import type { SuspendWhen } from './predicates';
 
 /** One level of an action's path: which agent called which tool, by which tool-call id. */
 export interface ActionPathSegment {
@@ -108,6 +109,11 @@ export interface RunOptions {
    * applies to the sub-agents of the run at every depth too.
    */
   allowChangedAgent?: boolean;
+  /**
+   * Predicates for this run or resume, checked with the agent's own; those marked `inherited`
+   * (such as `onAbort`) reach its sub-agents too. A parent hands its inherited ones on this way.
+   */
+  suspendWhen?: readonly SuspendWhen[];
 }
 
 /**

@@ -25,7 +25,7 @@ export interface TurnContext {
   state: RunState;
   tools: ReadonlyMap<string, ToolDefinition>;
   toolErrors: 'model' | 'throw';
-  /** The options of the run, handed on to sub-agents (signal, allowChangedAgent, observers). */
+  /** What the run hands on to sub-agents: signal, allowChangedAgent, inherited predicates. */
   options: RunOptions;
   emit: (event: RunEvent) => Promise<void>;
   /** Tell the run's observers only (not its stream): for events a streamed child already streamed. */
@@ -404,6 +404,7 @@ async function runChild<I, O>(
     onEvent,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.allowChangedAgent ? { allowChangedAgent: true } : {}),
+    ...(options.suspendWhen ? { suspendWhen: options.suspendWhen } : {}),
   };
   // The child's state is part of this run's own tree, checked (and verified, if sealed) with it.
   if (how.resume) trustContinuation(how.resume.continuation);

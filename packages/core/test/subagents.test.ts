@@ -11,6 +11,7 @@ import {
   isContinuationError,
   listActions,
   type ModelPort,
+  onAbort,
   type RunEvent,
   type RunResult,
   serializeContinuation,
@@ -376,5 +377,49 @@ describe('agentTool options', () => {
       'employee',
       'question',
     ]);
+  });
+});
+
+describe('a shutdown while a sub-agent runs', () => {
+  it("onAbort on the root suspends the running sub-agent at its next step; the worker's resume goes on", async () => {
+    const counts: Record<string, number> = {};
+    const make = (shutdown: AbortSignal) => {
+      const step = defineTool({
+        name: 'step',
+        parameters: z.object({ n: z.number() }),
+        execute: async ({ n }, ctx) => {
+          counts[ctx.idempotencyKey] = (counts[ctx.idempotencyKey] ?? 0) + 1;
+          if (n === 1) controller.abort(); // SIGTERM lands while the child works
+          return n;
+        },
+      });
+      const child = createContinuableAgent({
+        name: 'child',
+        model: scriptedModel([
+          { toolCalls: [{ name: 'step', args: { n: 1 } }] },
+          { toolCalls: [{ name: 'step', args: { n: 2 } }] },
+          reportResults,
+        ]),
+        tools: [step],
+      });
+      return createContinuableAgent({
+        name: 'root',
+        model: scriptedModel([{ toolCalls: [{ name: 'child', args: { input: 'work' } }] }, reportResults]),
+        tools: [agentTool(child)],
+        suspendWhen: [onAbort(shutdown)],
+      });
+    };
+    let controller = new AbortController();
+    const first = suspended(await make(controller.signal).run('go'));
+    expect(first.continuation.suspendedBy).toEqual({ type: 'predicate', predicates: ['call_1_0/onAbort'] });
+    expect(first.actions).toEqual([]);
+    expect(Object.values(counts)).toEqual([1]);
+
+    controller = new AbortController();
+    const done = completed(
+      await make(controller.signal).resume(serializeContinuation(first.continuation), {}),
+    );
+    expect(done.output).toContain('child=');
+    expect(Object.values(counts)).toEqual([1, 1]);
   });
 });
