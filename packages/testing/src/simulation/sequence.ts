@@ -51,6 +51,8 @@ export interface SequenceOptions {
   maxDepth?: number;
   /** Most operations before the drain; 8 by default. */
   maxOps?: number;
+  /** Most turns of an agent and calls of a turn; 3 by default. */
+  maxWidth?: number;
   clock: SimClock;
 }
 
@@ -142,7 +144,7 @@ class Sequence {
     this.sealed = options.sealedHarness !== undefined && this.random.chance(0.3);
     this.harness = this.sealed ? options.sealedHarness! : options.harness;
     const maxDepth = 1 + this.random.int(options.maxDepth ?? 3);
-    this.plan = planTree(this.random, `s${seed.toString(36)}`, 1, maxDepth);
+    this.plan = planTree(this.random, `s${seed.toString(36)}`, 1, maxDepth, options.maxWidth ?? 3);
     this.input = `q${seed.toString(36)}`;
     this.runId = `run-${seed.toString(36)}`;
     const rates: FaultRates = {

@@ -28,22 +28,28 @@ export interface PlannedLeaf {
 }
 
 /**
- * Plan a random tree: each agent makes 1 to 3 turns of 1 to 3 calls, and has sub-agents while
- * `depth < maxDepth`.
+ * Plan a random tree: each agent makes 1 to `width` turns (sub-agents at most 2) of 1 to `width`
+ * calls, and has sub-agents while `depth < maxDepth`.
  */
-export function planTree(random: Random, name: string, depth: number, maxDepth: number): PlannedAgent {
+export function planTree(
+  random: Random,
+  name: string,
+  depth: number,
+  maxDepth: number,
+  width = 3,
+): PlannedAgent {
   const children: PlannedAgent[] = [];
   if (depth < maxDepth) {
     const count = 1 + random.int(2);
     for (let index = 0; index < count; index++) {
-      children.push(planTree(random, `${name}_${index}`, depth + 1, maxDepth));
+      children.push(planTree(random, `${name}_${index}`, depth + 1, maxDepth, width));
     }
   }
   const turns: PlannedCall[][] = [];
-  const turnCount = 1 + random.int(depth === 1 ? 3 : 2);
+  const turnCount = 1 + random.int(depth === 1 ? width : Math.min(2, width));
   for (let turn = 0; turn < turnCount; turn++) {
     const calls: PlannedCall[] = [];
-    const callCount = 1 + random.int(3);
+    const callCount = 1 + random.int(width);
     for (let index = 0; index < callCount; index++) {
       const roll = random.next();
       if (children.length > 0 && roll < 0.35)
