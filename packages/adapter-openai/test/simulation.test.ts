@@ -1,0 +1,45 @@
+/**
+ * The seeded fault simulation (issue 11) on this adapter: agents over the real `openai` client
+ * speaking HTTP to the scripted server, through the conformance harness. A failure prints its
+ * seed and operation log.
+ */
+import {
+  formatFailure,
+  formatSummary,
+  runSimulation,
+  type ScriptedOpenAIServer,
+  startScriptedOpenAIServer,
+} from '@agent-continuations/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openaiHarness } from './harness';
+
+/** Sequences per CI run, kept to about 30 s on a busy 2-core machine; `SIMULATION_RUNS` asks for more. */
+const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 150);
+const SEED = Number(process.env.SIMULATION_SEED ?? 1);
+
+let server: ScriptedOpenAIServer;
+beforeAll(async () => {
+  server = await startScriptedOpenAIServer({ scripts: {} });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('fault simulation: openai adapter', () => {
+  for (const api of ['chat', 'responses'] as const) {
+    it(`${Math.ceil(SEQUENCES / 2)} seeded sequences over the ${api} API keep every invariant`, {
+      timeout: 300_000,
+    }, async () => {
+      const summary = await runSimulation({
+        harness: openaiHarness(api, () => server),
+        seed: SEED + (api === 'chat' ? 0 : 1_000_000),
+        runs: Math.ceil(SEQUENCES / 2),
+        modes: ['direct', 'stored'],
+        maxWidth: 2,
+        maxOps: 5,
+      });
+      console.log(formatSummary(summary, `openai (${api}) simulation`));
+      expect(summary.failures.slice(0, 3).map(formatFailure)).toEqual([]);
+    });
+  }
+});
