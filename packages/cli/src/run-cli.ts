@@ -1,0 +1,194 @@
+/**
+ * The command line as a function: parse the arguments with `util.parseArgs`, run one command,
+ * print its result, and return the exit code (0 done, 1 refused or failed, 2 usage error).
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ContinuationStore } from '@agent-continuations/core';
+import { isContinuationError } from '@agent-continuations/core';
+import type { Command, CommandContext, CommandOutput } from './context';
+import { answer, approve, reject, resume } from './decide';
+import { exportCommand, importCommand, validate, verify } from './files';
+import { list, show } from './inspect';
+import { type OpenStore, openStore } from './store-url';
+import { isUsageError, UsageError } from './usage-error';
+
+/** Where the command line reads and writes; the process's own by default. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** The whole of standard input, for `-` operands. */
+  stdin(): Promise<string>;
+}
+
+/** Exit codes scripts can test. */
+export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
+
+const COMMANDS: Record<string, Command> = {
+  list,
+  show,
+  approve,
+  reject,
+  answer,
+  resume,
+  verify,
+  validate,
+  export: exportCommand,
+  import: importCommand,
+};
+
+const GLOBAL = {
+  store: { type: 'string', short: 's' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * Run the command line with `argv` (without the node and script paths); resolves to the exit code.
+ *
+ * @example
+ * ```ts
+ * const code = await runCli(['list', '--store', 'sqlite:./agents.db', '--json']);
+ * process.exitCode = code;
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): Promise<number> {
+  const out: CliIo = { ...defaultIo(), ...io };
+  const json = argv.includes('--json');
+  let opened: OpenStore | undefined;
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+      out.stdout(`${help()}\n`);
+      return name === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (name === 'console') {
+      throw new UsageError(
+        'The console (the web approval inbox) is not available in this build of the command line.',
+      );
+    }
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`Unknown command "${name}".\n\n${help()}`);
+    const { values, positionals } = parse(command, rest);
+    if (values.help) {
+      out.stdout(`usage: agent-continuations ${command.usage}\n${command.summary}\n`);
+      return EXIT.ok;
+    }
+    if (positionals.length < command.operands.min || positionals.length > command.operands.max) {
+      throw new UsageError(`usage: agent-continuations ${command.usage}`);
+    }
+    const url =
+      (typeof values.store === 'string' ? values.store : undefined) ?? out.env.AGENT_CONTINUATIONS_STORE;
+    const context: CommandContext = {
+      values,
+      operands: positionals,
+      cwd: out.cwd,
+      env: out.env,
+      hasStore: Boolean(url),
+      async store(): Promise<ContinuationStore> {
+        if (!url) {
+          throw new UsageError(
+            `${name} needs a store: --store sqlite:./agents.db (or postgres://..., redis://...), ` +
+              'or AGENT_CONTINUATIONS_STORE.',
+          );
+        }
+        opened ??= await openStore(url, out.cwd);
+        return opened.store;
+      },
+      read: (file) => readInput(out, file),
+      write: (file, text) => writeFile(resolve(out.cwd, file), text, 'utf8'),
+    };
+    print(out, await command.run(context), json);
+    return EXIT.ok;
+  } catch (error) {
+    return fail(out, error, json);
+  } finally {
+    await opened?.close().catch(() => undefined);
+  }
+}
+
+function parse(command: Command, args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: { ...GLOBAL, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\nusage: agent-continuations ${command.usage}`, {
+      cause: error,
+    });
+  }
+}
+
+function print(io: CliIo, output: CommandOutput, json: boolean): void {
+  if (output.raw) io.stdout(`${output.text}\n`);
+  else if (json) io.stdout(`${JSON.stringify(output.json, null, 2)}\n`);
+  else io.stdout(`${safe(output.text)}\n`);
+}
+
+function fail(io: CliIo, error: unknown, json: boolean): number {
+  const usage = isUsageError(error);
+  const typed = isContinuationError(error);
+  const code = usage ? 'USAGE' : typed ? error.code : 'FAILED';
+  const message = error instanceof Error ? error.message : String(error);
+  if (json) {
+    const path = typed && error.path !== undefined ? { path: error.path } : {};
+    io.stdout(`${JSON.stringify({ error: { code, message, ...path } }, null, 2)}\n`);
+  }
+  const where = typed && error.path !== undefined ? ` (at ${error.path})` : '';
+  io.stderr(`${safe(usage ? `error: ${message}` : `error ${code}: ${message}${where}`)}\n`);
+  return usage ? EXIT.usage : EXIT.refused;
+}
+
+async function readInput(io: CliIo, file: string): Promise<string> {
+  if (file === '-') return io.stdin();
+  try {
+    return await readFile(resolve(io.cwd, file), 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Text for a terminal: control characters (escape sequences) and bidirectional overrides that a
+ * continuation's untrusted strings may carry are shown escaped, never interpreted.
+ */
+function safe(text: string): string {
+  return text.replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+function help(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((command) => command.usage.length));
+  return [
+    'usage: agent-continuations <command> [options] --store URL [--json]',
+    '',
+    ...Object.values(COMMANDS).map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+    '',
+    'The store: --store sqlite:./agents.db | postgres://host/db[?schema=&table=] | redis://host:6379[?prefix=]',
+    '(or the AGENT_CONTINUATIONS_STORE environment variable). --agents FILE: a module exporting your agents',
+    '(or AGENT_CONTINUATIONS_AGENTS). --json prints JSON for scripts.',
+    'Exit codes: 0 done, 1 refused or failed (the error code is printed), 2 usage error.',
+  ].join('\n');
+}
+
+function defaultIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    async stdin() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}
