@@ -26,7 +26,7 @@ import { type SealConfig, sealContinuation } from './seal';
 import type { AgentStream, AgentStreamEvent } from './stream';
 import { createStream } from './stream';
 import type { ToolDefinition } from './tools';
-import { isTrusted } from './trust';
+import { isChecked, isTrusted } from './trust';
 import { type CallDecisions, STREAMS_RUNS, settleTurn } from './turn';
 
 /**
@@ -218,8 +218,9 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     options: RunOptions = {},
     sink?: StreamSink,
   ): Promise<RunResult<string>> {
-    const continuation =
-      config.seal && !isTrusted(input)
+    const continuation = isChecked(input)
+      ? input
+      : config.seal && !isTrusted(input)
         ? await openContinuation(input, config.seal)
         : parseContinuation(input);
     await resumable(continuation, decisions, options);

@@ -26,3 +26,19 @@ export function trustContinuation(continuation: Continuation): Continuation {
 export function isTrusted(value: unknown): boolean {
   return typeof value === 'object' && value !== null && trusted.has(value);
 }
+
+const checked = new WeakSet<object>();
+
+/**
+ * Mark a continuation object that is already valid (part of a tree this process parsed, or made
+ * by the engine itself), so resuming it does not copy and validate it again: a parent resuming
+ * its children would otherwise validate each subtree once per level above it. Internal.
+ */
+export function markChecked(continuation: Continuation): void {
+  checked.add(continuation);
+}
+
+/** Whether `value` was marked by {@link markChecked}. */
+export function isChecked(value: unknown): value is Continuation {
+  return typeof value === 'object' && value !== null && checked.has(value);
+}

@@ -13,7 +13,7 @@ import type { ContinuableAgent, Decision, Decisions, RunEvent, RunOptions } from
 import type { RunState } from './run-state';
 import type { AgentStream, AgentStreamEvent } from './stream';
 import type { ToolContext, ToolDefinition } from './tools';
-import { trustContinuation } from './trust';
+import { markChecked, trustContinuation } from './trust';
 
 /** The decisions that reach one tool call: its own, or those for its child's actions. */
 export interface CallDecisions {
@@ -407,7 +407,7 @@ async function runChild<I, O>(
     ...(options.suspendWhen ? { suspendWhen: options.suspendWhen } : {}),
   };
   // The child's state is part of this run's own tree, checked (and verified, if sealed) with it.
-  if (how.resume) trustContinuation(how.resume.continuation);
+  if (how.resume) markChecked(trustContinuation(how.resume.continuation));
   if (!streamed) {
     return how.resume
       ? agent.resume(how.resume.continuation, how.resume.decisions, childOptions)

@@ -5,6 +5,7 @@
 import {
   agentTool,
   type Continuation,
+  continuationSchema,
   createContinuableAgent,
   defineTool,
   everyTurns,
@@ -17,7 +18,7 @@ import {
   serializeContinuation,
 } from '@agent-continuations/core';
 import { reportResults, type Script, scriptedModel } from '@agent-continuations/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
 function suspended<O>(result: RunResult<O>) {
@@ -421,5 +422,23 @@ describe('a shutdown while a sub-agent runs', () => {
     );
     expect(done.output).toContain('child=');
     expect(Object.values(counts)).toEqual([1, 1]);
+  });
+});
+
+describe('resuming a deep tree', () => {
+  it('validates the tree once per resume, not once per level', async () => {
+    const counts: Record<string, number> = {};
+    const first = suspended(await chain({ depth: 8, counts }).run('go'));
+    const text = serializeContinuation(first.continuation);
+    const spy = vi.spyOn(continuationSchema, 'safeParse');
+    try {
+      completed(
+        await chain({ depth: 8, counts }).resume(text, { [first.actions[0]!.id]: { type: 'approve' } }),
+      );
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(counts.pay).toBe(1);
   });
 });
