@@ -25,7 +25,10 @@ describe('fault simulation: langgraph adapter', () => {
         maxOps: 5,
       });
       console.log(formatSummary(summary, `langgraph (${kind}) simulation`));
-      expect(summary.failures.slice(0, 3).map(formatFailure)).toEqual([]);
+      // Replays the failing sequence alone (and one sequence of each other test).
+      const replay = (seed: number) =>
+        `SIMULATION_SEED=${seed - index * 1_000_000} SIMULATION_RUNS=2 npx vitest run packages/adapter-langgraph/test/simulation.test.ts`;
+      expect(summary.failures.slice(0, 3).map((failure) => formatFailure(failure, replay))).toEqual([]);
     });
   });
 });

@@ -62,7 +62,10 @@ describe('fault simulation: vercel-ai adapter', () => {
         maxOps: 5,
       });
       console.log(formatSummary(summary, `vercel-ai (${harness.name}) simulation`));
-      expect(summary.failures.slice(0, 3).map(formatFailure)).toEqual([]);
+      // Replays the failing sequence alone (and one sequence of each other test).
+      const replay = (seed: number) =>
+        `SIMULATION_SEED=${seed - index * 1_000_000} SIMULATION_RUNS=2 npx vitest run packages/adapter-vercel-ai/test/simulation.test.ts`;
+      expect(summary.failures.slice(0, 3).map((failure) => formatFailure(failure, replay))).toEqual([]);
     });
   });
 });

@@ -46,7 +46,8 @@ describe('fault simulation: core engine', () => {
     });
     console.log(formatSummary(summary, 'core simulation'));
     expect(summary.sequences).toBe(SEQUENCES);
-    expect(summary.failures.slice(0, 3).map(formatFailure)).toEqual([]);
+    const replay = (seed: number) => `pnpm simulate --seed ${seed} --modes direct,stored --width 2 --ops 5`;
+    expect(summary.failures.slice(0, 3).map((failure) => formatFailure(failure, replay))).toEqual([]);
   });
 });
 
@@ -247,6 +248,7 @@ describe('bugs found by the fault simulation (reproductions)', () => {
       modes: ['durable'],
     });
     console.log(formatSummary(summary, 'core simulation, durable runs'));
-    expect(summary.failures.slice(0, 3).map(formatFailure)).toEqual([]);
+    const replay = (seed: number) => `pnpm simulate --seed ${seed} --modes durable`;
+    expect(summary.failures.slice(0, 3).map((failure) => formatFailure(failure, replay))).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
 /**
- * `pnpm simulate [--runs N] [--seed N] [--verbose]`: the seeded fault simulation on the core
- * engine, in process. With `--runs 1` (the default when only `--seed` is given) it replays one
- * sequence and prints its operation log. Prints the seed of every failing sequence; exits 1 on any.
+ * `pnpm simulate [--runs N] [--seed N] [--modes direct,stored,durable] [--width N] [--ops N]`:
+ * the seeded fault simulation on the core engine, in process (memory store, in-memory checkpoint
+ * log). With `--runs 1` (the default when only `--seed` is given) it replays one sequence and
+ * prints its operation log; a seed replays with the same `--modes`, `--width` and `--ops`. Prints
+ * the seed of every failing sequence and a replay command; exits 1 on any failure.
  */
 import {
   engineHarness,
@@ -19,11 +21,21 @@ const value = (name: string): string | undefined => {
 const seed = Number(value('--seed') ?? Date.now() % 1_000_000_000);
 const runs = Number(value('--runs') ?? (value('--seed') === undefined ? 10_000 : 1));
 const modes = value('--modes')?.split(',') as SequenceMode[] | undefined;
+const maxWidth = value('--width') === undefined ? undefined : Number(value('--width'));
+const maxOps = value('--ops') === undefined ? undefined : Number(value('--ops'));
+/** The flags that shape a sequence: a seed replays only with the same ones. */
+const shape = [
+  ...(modes ? [`--modes ${modes.join(',')}`] : []),
+  ...(maxWidth === undefined ? [] : [`--width ${maxWidth}`]),
+  ...(maxOps === undefined ? [] : [`--ops ${maxOps}`]),
+].join(' ');
 const verbose = args.includes('--verbose') || runs === 1;
 const maxFailures = Number(value('--max-failures') ?? 20);
 
 if (!Number.isInteger(seed) || !Number.isInteger(runs) || runs < 1) {
-  console.error('usage: pnpm simulate [--runs N] [--seed N] [--modes direct,stored,durable] [--verbose]');
+  console.error(
+    'usage: pnpm simulate [--runs N] [--seed N] [--modes direct,stored,durable] [--width N] [--ops N] [--verbose] [--max-failures N]',
+  );
   process.exit(2);
 }
 
@@ -36,6 +48,8 @@ const summary = await runSimulation({
   seed,
   runs,
   ...(modes ? { modes } : {}),
+  ...(maxWidth === undefined ? {} : { maxWidth }),
+  ...(maxOps === undefined ? {} : { maxOps }),
   onSequence(report) {
     if (verbose && report.violations.length === 0) console.log(report.log.join('\n'));
     if (report.violations.length === 0) return;
@@ -50,7 +64,8 @@ const summary = await runSimulation({
       if (entry.seeds.length < 5) entry.seeds.push(report.seed);
       violations.set(kind, entry);
     }
-    if (printed++ < maxFailures) console.log(`\n${formatFailure(report)}\n`);
+    const replay = (failed: number) => `pnpm simulate --seed ${failed}${shape ? ` ${shape}` : ''}`;
+    if (printed++ < maxFailures) console.log(`\n${formatFailure(report, replay)}\n`);
     else console.log(`seed ${report.seed} failed: ${report.violations[0]}`);
   },
 });

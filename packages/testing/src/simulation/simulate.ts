@@ -105,10 +105,14 @@ export function formatSummary(summary: SimulationSummary, label = 'simulation'):
   ].join('\n');
 }
 
-/** A failing sequence: its seed (to replay with `--seed`), what broke, and its operation log. */
-export function formatFailure(report: SequenceReport): string {
+/**
+ * A failing sequence: its seed, what broke, and its operation log; `replay` says how to run it
+ * alone (e.g. `(seed) => \`pnpm simulate --seed ${seed} --modes direct,stored\``).
+ */
+export function formatFailure(report: SequenceReport, replay?: (seed: number) => string): string {
   return [
     `seed ${report.seed} (${report.mode}${report.sealed ? ', sealed' : ''}, depth ${report.depth}) failed:`,
+    ...(replay ? [`  replay: ${replay(report.seed)}`] : []),
     ...report.violations.map((violation) => `  - ${violation}`),
     '  operation log:',
     ...report.log.map((line) => `    ${line}`),
