@@ -145,9 +145,13 @@ function parseText(text: string): unknown {
   }
 }
 
+/** Strict: invalid UTF-8 throws instead of becoming U+FFFD. Reusable, since it never streams. */
+let utf8: TextDecoder | undefined;
+
 function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    utf8 ??= new TextDecoder('utf-8', { fatal: true });
+    return utf8.decode(bytes);
   } catch (error) {
     throw new ContinuationError('INVALID_JSON', 'Continuation bytes are not valid UTF-8.', { cause: error });
   }

@@ -140,8 +140,10 @@ function importKey(secret: SealSecret, use: 'sign' | 'verify'): Promise<CryptoKe
   return crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [use]);
 }
 
+const encoder = new TextEncoder();
+
 function encode(text: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(text);
+  return encoder.encode(text);
 }
 
 /** Base64url without padding, for Web and Node alike. */
