@@ -8,6 +8,7 @@ import {
   type Continuation,
   type ContinuationStore,
   resumeStored,
+  streamStored,
   type ToolContext,
 } from '@agent-continuations/core';
 import { describe, expect, it } from 'vitest';
@@ -205,6 +206,42 @@ export function leaseTests(open: Open, base: () => Continuation, options: StoreC
       expect(
         (await opened.store.list({ runId: first.continuation.runId, status: 'suspended' })).items,
       ).toHaveLength(1);
+    });
+
+    it('renews the claim of a streamed resume too: a second resume meanwhile is refused, the tool runs once', async (context) => {
+      const opened = await open();
+      if (!opened.store.capabilities.leases) return context.skip();
+      const [one, two] = await instances(opened, 2);
+      const runs = toolRuns();
+      let started!: () => void;
+      const toolStarted = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const agent = payrollAgent(runs, {
+        during: async () => {
+          started();
+          await sleep(300);
+        },
+      });
+      const first = await startPayroll(agent);
+      const id = first.continuation.id;
+      await opened.store.save(first.continuation);
+      const decisions = { [first.actions[0]!.id]: { type: 'approve' as const } };
+      const leaseMs = 100;
+      const stream = await streamStored(one!, agent, id, decisions, { leaseMs });
+      const events: string[] = [];
+      const consumed = (async () => {
+        for await (const event of stream) events.push(event.type);
+      })();
+      await toolStarted;
+      await sleep(2 * leaseMs);
+      const b = await outcome(resumeStored(two ?? one!, agent, id, decisions, { leaseMs }));
+      await consumed;
+      expect((await stream.result).status).toBe('suspended');
+      expect(b.ok ? 'resumed twice' : b.code).toBe('CLAIM_CONFLICT');
+      expect(events).toContain('tool-result');
+      expect(runs).toEqual({ update_salary: 1, send_letter: 0 });
+      expect((await opened.store.load(id))?.status).toBe('completed');
     });
 
     it('aborts a resume whose claim was taken over, and lets it write nothing', async (context) => {
