@@ -29,6 +29,7 @@ import {
 import { Command, DeltaChannel, type MemorySaver } from '@langchain/langgraph';
 import type { Children } from './children';
 import { actionsById, splitDecisions } from './decision-routing';
+import { type ChunkSink, chunkStream, type GraphStream, SINK, type StreamMode } from './drive-graph';
 import { type GraphState, importState } from './graph-state';
 import { type InterruptResume, type OwnResume, ownResume, resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
@@ -85,6 +86,14 @@ export interface FromGraphOptions {
   interruptResume?: InterruptResume;
 }
 
+/** Options of a wrapped graph's `stream`: those of `run` and `resume`, and LangGraph's stream settings. */
+export interface GraphStreamOptions extends GraphRunOptions {
+  /** LangGraph's stream mode, or several (then each chunk is `[mode, chunk]`); `values` by default. */
+  streamMode?: StreamMode | StreamMode[];
+  /** Subgraphs' chunks too, each prefixed with its namespace, as LangGraph does. */
+  subgraphs?: boolean;
+}
+
 /**
  * A wrapped graph: a {@link ContinuableAgent} whose runs are LangGraph runs. `run` and `resume`
  * also take LangGraph's run config (`configurable`, `context`), and a completed result also
@@ -97,6 +106,24 @@ export interface GraphAgent extends ContinuableAgent<string | Message[], string>
     decisions?: Decisions,
     options?: GraphRunOptions,
   ): Promise<GraphRunResult>;
+  /**
+   * Run (an input) or resume (`{ continuation, decisions }`) while streaming LangGraph's own
+   * chunks, as `graph.stream` yields them for `streamMode` (`values` by default; a list gives
+   * `[mode, chunk]`; `subgraphs: true` prefixes the namespace). Sub-agents run by `agentTool`
+   * stream their steps and tool results in the `custom` mode, with `path`. Await `result` for the
+   * run's result (a suspension included).
+   *
+   * @example
+   * ```ts
+   * const stream = agent.stream('Restart web-1', { streamMode: 'updates' });
+   * for await (const update of stream) console.log(update);
+   * const result = await stream.result; // completed, or suspended with a continuation
+   * ```
+   */
+  stream(
+    input: string | Message[] | { continuation: Continuation | string; decisions?: Decisions },
+    options?: GraphStreamOptions,
+  ): GraphStream<GraphRunResult>;
   /** The fingerprint continuations of this agent carry: its tool names and schemas. */
   fingerprint(): Promise<string>;
 }
@@ -348,12 +375,32 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     );
   }
 
+  function stream(
+    input: string | Message[] | { continuation: Continuation | string; decisions?: Decisions },
+    streamOptions: GraphStreamOptions = {},
+  ): GraphStream<GraphRunResult> {
+    const { streamMode = 'values', subgraphs = false, ...runOptions } = streamOptions;
+    return chunkStream((push) => {
+      const sink: ChunkSink = {
+        modes: Array.isArray(streamMode) ? streamMode : [streamMode],
+        single: !Array.isArray(streamMode),
+        subgraphs,
+        push,
+      };
+      const withSink = { ...runOptions, [SINK]: sink };
+      return typeof input === 'string' || Array.isArray(input)
+        ? run(input, withSink)
+        : resume(input.continuation, input.decisions ?? {}, withSink);
+    });
+  }
+
   return {
     name: options.name,
     framework: 'langgraph',
     ...(options.description === undefined ? {} : { description: options.description }),
     run,
     resume,
+    stream,
     // A parent checks a child's decisions through this before anything runs.
     checkDecisions: async (continuation, decisions, checkOptions: { allowChangedAgent?: boolean } = {}) => {
       await resumable(continuation, checkOptions);

@@ -2,7 +2,13 @@
  * @agent-continuations/langgraph: existing LangGraph JS graphs and prebuilt agents as continuable
  * agents, with approvals, human input and nested agents as LangChain tools.
  */
-export { type FromGraphOptions, fromGraph, type GraphAgent } from './from-graph';
+export type { GraphStream, StreamMode } from './drive-graph';
+export {
+  type FromGraphOptions,
+  fromGraph,
+  type GraphAgent,
+  type GraphStreamOptions,
+} from './from-graph';
 export type { DecisionKind, GraphState, InterruptRef } from './graph-state';
 export { type InterruptResume, plainResume } from './interrupts';
 export { fromLangChainMessages, toLangChainMessages } from './messages';

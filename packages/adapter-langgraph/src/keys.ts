@@ -17,6 +17,8 @@ export const ANSWERS_KEY = '__ac_answers';
 export const CAPTURE_KEY = '__ac_capture';
 /** Resume options that reach sub-agents run by `agentTool` (`allowChangedAgent`). */
 export const CHILD_OPTIONS_KEY = '__ac_child_options';
+/** `(call, event)`: a sub-agent's run event, forwarded to this run's observers and stream. */
+export const EVENTS_KEY = '__ac_events';
 /** The run id, so nested agents derive theirs from it. */
 export const RUN_ID_KEY = '__ac_run_id';
 

@@ -5,23 +5,18 @@
 import {
   type AgentRef,
   type AuditEntry,
-  actionId,
   addUsage,
   type CompletedResult,
   type Continuation,
   ContinuationError,
   type DoneEntry,
   emptyUsage,
-  isContinuationError,
   type JsonObject,
   listActions,
-  type Message,
   ModelCallError,
-  type PendingEntry,
   type RunOptions,
   type RunResult,
   type SuspendPredicate,
-  ToolCallError,
   type ToolCallPart,
   type ToolResultPart,
   textOf,
@@ -32,22 +27,23 @@ import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { isGraphDrained, isUnknownInterruptError, type MemorySaver } from '@langchain/langgraph';
 import type { Children } from './children';
 import { continuationOf } from './continuation-of';
+import { type ChunkSink, childForwarder, driveGraph, SINK } from './drive-graph';
 import { exportState } from './graph-state';
+import { type LevelReader, mapInterrupts, type OwnResume, type SnapshotLike, toJson } from './interrupts';
 import {
-  isOwn,
-  type LevelReader,
-  mapInterrupts,
-  type OwnPayload,
-  type OwnResume,
-  ownEntry,
-  type SnapshotLike,
-  toJson,
-} from './interrupts';
-import { ANSWERS_KEY, CAPTURE_KEY, CHILD_OPTIONS_KEY, CHILDREN_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
+  ANSWERS_KEY,
+  CAPTURE_KEY,
+  CHILD_OPTIONS_KEY,
+  CHILDREN_KEY,
+  DONE_KEY,
+  EVENTS_KEY,
+  RUN_ID_KEY,
+} from './keys';
 import { fromLangChainMessages, neutralMessages, toolResultPart } from './messages';
 import { ModelCallCounter, PredicateControl } from './step-control';
 import { stepObserver } from './step-events';
-import type { Capture, ChildFailure, InterruptedCall } from './tool-guard';
+import { interruptedCall, oneTaskSuspension, pendingReason, raiseChildFailure } from './suspension';
+import type { Capture } from './tool-guard';
 import { outsideGraph } from './tools';
 
 /** The wrapped graph, as far as the adapter uses it. */
@@ -152,7 +148,7 @@ export async function runSegment(
   }));
   counter.onSettled = () => control.prepare();
   await control.prepare();
-  const configurable = {
+  const configurable: Record<string, unknown> = {
     // The caller's own run config first: the adapter's keys (thread, checkpointer) are its own.
     ...options.configurable,
     thread_id: segment.threadId,
@@ -175,15 +171,20 @@ export async function runSegment(
     ...(segment.recursionLimit ? { recursionLimit: segment.recursionLimit } : {}),
   };
   let failure: { error: unknown } | undefined;
+  // An observer gets a model-call or tool-result event, with a checkpoint, after each step.
+  let latest: Record<string, unknown> = {};
+  const stepEvents = options.onEvent && stepObserver(context, counter, segment.messagesKey, options.onEvent);
+  const observe = async (values: Record<string, unknown>) => {
+    latest = values;
+    await stepEvents?.(values);
+  };
+  const sink = (options as { [SINK]?: ChunkSink })[SINK];
+  const forward = childForwarder(context, counter, capture, segment.messagesKey, sink, options, () => latest);
+  if (forward) configurable[EVENTS_KEY] = forward;
   try {
-    await outsideGraph(async () => {
-      if (!options.onEvent || !graph.stream) return void (await graph.invoke(segment.input, config));
-      // An observer gets a model-call or tool-result event, with a checkpoint, after each step.
-      const observe = stepObserver(context, counter, segment.messagesKey, options.onEvent);
-      for await (const values of await graph.stream(segment.input, { ...config, streamMode: 'values' })) {
-        await observe(values as Record<string, unknown>);
-      }
-    });
+    await outsideGraph(() =>
+      driveGraph(graph, segment.input, config, options.onEvent ? observe : undefined, sink),
+    );
   } catch (error) {
     if (isUnknownInterruptError(error)) {
       throw new ContinuationError(
@@ -310,39 +311,6 @@ export async function runSegment(
   return { status: 'suspended', continuation, actions: listActions(continuation) };
 }
 
-/**
- * Why a run with pending entries stops: the kinds it waits for; or, when it waits only for
- * sub-agents that stopped by a predicate, those predicates named with the sub-agent's path
- * (`call_1/everyTurns(1)`), as the core engine names them.
- */
-function pendingReason(pending: readonly PendingEntry[]): Continuation['suspendedBy'] {
-  const stopped = pending.flatMap((entry) =>
-    entry.kind === 'agent' && entry.child.suspendedBy.type === 'predicate'
-      ? entry.child.suspendedBy.predicates.map((name) => `${actionId([entry.toolCallId])}/${name}`)
-      : [],
-  );
-  const onlyStopped = pending.every(
-    (entry) => entry.kind === 'agent' && entry.child.suspendedBy.type === 'predicate',
-  );
-  if (onlyStopped) return { type: 'predicate', predicates: stopped };
-  return { type: 'actions', kinds: [...new Set(pending.map((entry) => entry.kind))] };
-}
-
-/** A sub-agent's error as this run reports it: the same code, this run's state, the path down to it. */
-function raiseChildFailure(failure: ChildFailure, continuation: Continuation): ContinuationError {
-  const { error, toolCallId, toolName } = failure;
-  if (!isContinuationError(error)) return new ToolCallError(continuation, error, [toolCallId], toolName);
-  const at = [toolCallId, ...(error.at ?? [])];
-  if (error.code === 'MODEL_ERROR') return new ModelCallError(continuation, error.cause, at);
-  if (error.code === 'TOOL_ERROR') return new ToolCallError(continuation, error.cause, at);
-  return new ContinuationError(error.code, `${error.message} (in the sub-agent at ${at.join('/')})`, {
-    cause: error,
-    continuation,
-    at,
-    ...(error.details === undefined ? {} : { details: error.details }),
-  });
-}
-
 /** Tool messages that finished tasks wrote but the next checkpoint has not applied yet. */
 function writtenResults(
   writes: ReadonlyArray<readonly [string, string, unknown]>,
@@ -373,66 +341,6 @@ function sentToolCall(checkpoint: { channel_values?: Record<string, unknown> } |
     if (!call?.id) return undefined;
     return { type: 'tool-call', toolCallId: call.id, toolName: call.name, args: toJson(call.args) };
   };
-}
-
-/**
- * Several calls interrupted inside one tool-node task (a ToolNode that runs every call of a turn,
- * as createReactAgent v1 does): LangGraph records one of the interrupts and cannot answer them
- * apart. When every one was raised by this adapter's wrappers, the run suspends without
- * LangGraph state: a resume rebuilds the turn from the neutral messages and hands each wrapper
- * its decision directly, while the calls that finished are answered from `done`. Otherwise the
- * run is refused.
- */
-function oneTaskSuspension(
-  context: RunContext,
-  counted: { step: number; usage: Usage },
-  messages: Message[],
-  calls: InterruptedCall[],
-  capture: Capture,
-  done: Record<string, ToolResultPart>,
-  segment: SegmentInput,
-): Continuation {
-  const turn = messages.at(-1);
-  const turnCalls = toolCallsOf(turn);
-  const own = calls.every((call) => call.values.length === 1 && isOwn(call.values[0]));
-  if (!own || !segment.foreignResume || turnCalls.length === 0) {
-    const ids = calls.map((call) => call.toolCallId);
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      `Tool calls ${ids.join(', ')} interrupted inside one tool-node task (a ToolNode that runs every call of a turn, as createReactAgent v1 does). LangGraph cannot answer them apart, and re-running the node would run its finished calls again. Use createReactAgent({ version: 'v2' }) or send each call to the tool node with Send, or ask through requireApproval / requestInput / agentTool, which this adapter answers directly.`,
-      { details: { toolCallIds: ids } },
-    );
-  }
-  const waiting = new Set(calls.map((call) => call.toolCallId));
-  const pending = calls.map((call) => ownEntry(call.values[0] as OwnPayload));
-  const doneEntries: DoneEntry[] = [];
-  for (const call of turnCalls) {
-    if (waiting.has(call.toolCallId)) continue;
-    const message = capture.results.get(call.toolCallId);
-    const part = message ? toolResultPart(message) : done[call.toolCallId];
-    if (!part) continue;
-    doneEntries.push({
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      output: part.output,
-      ...(part.isError ? { isError: true } : {}),
-    });
-  }
-  return continuationOf(context, {
-    messages,
-    pending,
-    done: doneEntries,
-    ...counted,
-    suspendedBy: { type: 'actions', kinds: [...new Set(pending.map((entry) => entry.kind))] },
-  });
-}
-
-/** The one tool call whose tool raised a task's interrupt, when a tool node ran several calls in that task. */
-function interruptedCall(task: SnapshotLike['tasks'][number], capture: Capture): ToolCallPart | undefined {
-  const id = task.interrupts?.[0]?.id;
-  const call = id ? capture.byInterrupt.get(id) : undefined;
-  if (!call) return undefined;
-  return { type: 'tool-call', toolCallId: call.toolCallId, toolName: call.toolName, args: toJson(call.args) };
 }
 
 /** Reads each level of a snapshot: a waiting subgraph becomes a child continuation of its own. */

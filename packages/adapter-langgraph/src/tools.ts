@@ -7,6 +7,7 @@ import {
   ContinuationError,
   isContinuationError,
   type JsonValue,
+  type RunEvent,
   type RunOptions,
   type RunResult,
   rejectionMessage,
@@ -20,7 +21,15 @@ import { interrupt } from '@langchain/langgraph';
 import { z } from 'zod';
 import { type Children, recordChild, takeChild } from './children';
 import { type OwnPayload, type OwnResume, toJson } from './interrupts';
-import { ANSWERS_KEY, CAPTURE_KEY, CHILD_OPTIONS_KEY, CHILDREN_KEY, MARK, RUN_ID_KEY } from './keys';
+import {
+  ANSWERS_KEY,
+  CAPTURE_KEY,
+  CHILD_OPTIONS_KEY,
+  CHILDREN_KEY,
+  EVENTS_KEY,
+  MARK,
+  RUN_ID_KEY,
+} from './keys';
 import type { Capture } from './tool-guard';
 
 /** Which calls need approval: all, the tools named, or a function of the call. */
@@ -196,9 +205,14 @@ export function agentTool<Input, Output>(
         interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: saved.continuation });
       }
       const runId = `${String(configurable[RUN_ID_KEY] ?? 'run')}/${call.toolCallId}`;
-      const childOptions = {
+      // The child's steps and tool results reach this run's observers and stream, with their path.
+      const forward = configurable[EVENTS_KEY] as
+        | ((on: typeof call, event: RunEvent) => Promise<void>)
+        | undefined;
+      const childOptions: RunOptions = {
         ...(configurable[CHILD_OPTIONS_KEY] as RunOptions | undefined),
         ...(config.signal ? { signal: config.signal } : {}),
+        ...(forward ? { onEvent: (event: RunEvent) => forward(call, event) } : {}),
       };
       let result: RunResult<Output>;
       try {
