@@ -4,12 +4,14 @@
  */
 import { actionId, listActions, splitActionId } from './actions';
 import { openContinuation, parseContinuation } from './codec';
-import { auditEntries, checkDecisions } from './decisions';
+import { auditEntries, checkDecisions, checkDecisionsShape } from './decisions';
 import { ContinuationError, isContinuationError, ModelCallError } from './errors';
 import { fingerprintAgent } from './fingerprint';
 import type { PendingEntry, SuspendReason } from './format';
 import { type AgentRef, addUsage, type Continuation, emptyUsage } from './format';
+import { checkJson } from './json';
 import {
+  type AssistantMessage,
   inputMessages,
   type Message,
   textOf,
@@ -218,6 +220,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     options: RunOptions = {},
     sink?: StreamSink,
   ): Promise<RunResult<string>> {
+    checkDecisionsShape(decisions);
     const continuation = isChecked(input)
       ? input
       : config.seal && !isTrusted(input)
@@ -350,7 +353,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       state.step += 1;
       state.usage = addUsage(state.usage, response.usage);
       // Repeated or empty tool-call ids would make two calls one action: each call runs once.
-      const message = uniqueToolCallIds(response.message, toolCallIdsIn(state.messages));
+      const message = jsonArgs(uniqueToolCallIds(response.message, toolCallIdsIn(state.messages)));
       state.messages.push(message);
       await emit({
         type: 'model-call',
@@ -413,6 +416,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     // A parent checks a child's decisions through this before anything runs: a child that cannot
     // resume (changed, renamed) must fail there, not later inside the parent's tool call.
     checkDecisions: async (continuation, decisions, options = {}) => {
+      checkDecisionsShape(decisions);
       await resumable(continuation, decisions, options);
       await checkDecisions(continuation, decisions, tools, options);
     },
@@ -434,6 +438,27 @@ export interface StreamSink {
   event(event: RunEvent): void;
   model(events: AsyncIterable<import('./model').ModelStreamEvent>): Promise<ModelResponse>;
   forward(event: AgentStreamEvent<unknown>): void;
+}
+
+/**
+ * A model's tool-call arguments that are not JSON the format can hold (nested past its depth
+ * limit) would make the run's continuation unreadable: they become `null`, which the tool's
+ * schema refuses, so the model is told and nothing runs with them.
+ */
+function jsonArgs(message: AssistantMessage): AssistantMessage {
+  if (typeof message.content === 'string') return message;
+  let changed = false;
+  const content = message.content.map((part) => {
+    if (part.type !== 'tool-call') return part;
+    try {
+      checkJson(part.args, { code: 'INVALID_ARGS', what: 'Tool-call arguments' });
+      return part;
+    } catch {
+      changed = true;
+      return { ...part, args: null };
+    }
+  });
+  return changed ? { ...message, content } : message;
 }
 
 /**

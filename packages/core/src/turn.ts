@@ -7,7 +7,7 @@ import { actionId } from './actions';
 import { cloneJson } from './canonical';
 import { isContinuationError, raiseFrom, ToolCallError } from './errors';
 import type { Continuation, DoneEntry, PendingEntry } from './format';
-import type { JsonValue } from './json';
+import { checkJson, type JsonValue } from './json';
 import type { ToolCallPart } from './messages';
 import type { ContinuableAgent, Decision, Decisions, RunEvent, RunOptions } from './protocol';
 import type { RunState } from './run-state';
@@ -461,5 +461,10 @@ export function rejectionMessage(reason?: string): string {
 function toJson(value: unknown): JsonValue {
   if (value === undefined) return null;
   const text = JSON.stringify(value);
-  return text === undefined ? null : (JSON.parse(text) as JsonValue);
+  if (text === undefined) return null;
+  const json = JSON.parse(text) as JsonValue;
+  // What the continuation cannot hold (nested past its depth limit) is refused here, as an error
+  // for the model, rather than written into a continuation that could never be read back.
+  checkJson(json, { code: 'INVALID_JSON', what: "The tool's result" });
+  return json;
 }

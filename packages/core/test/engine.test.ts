@@ -500,3 +500,50 @@ describe('tool-call ids from the model', () => {
     for (const to of ['bob', 'eve', 'ann']) expect(done.output).toContain(to);
   });
 });
+
+describe('what a continuation cannot hold', () => {
+  const deep = (depth: number): JsonValue => {
+    let value: JsonValue = 'bottom';
+    for (let i = 0; i < depth; i++) value = { next: value };
+    return value;
+  };
+
+  it("a tool's result nested past the depth limit is an error for the model; the run stays readable", async () => {
+    const deepTool = defineTool({ name: 'deep', parameters: z.object({}), execute: async () => deep(600) });
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { name: 'deep', args: {} },
+          { name: 'transfer', args: { to: 'bob', amount: 500 } },
+        ],
+      },
+      reportResults,
+    ]);
+    const agent = createContinuableAgent({ name: 'd', model, tools: [deepTool, ...bank([]).tools.values()] });
+    const first = suspended(await agent.run('go'));
+    const text = serializeContinuation(first.continuation);
+    expect(parseContinuation(text).done[0]).toMatchObject({ toolName: 'deep', isError: true });
+    completed(await agent.resume(text, { [first.actions[0]!.id]: { type: 'reject' } }));
+  });
+
+  it("a model's tool-call arguments nested past the depth limit never reach the tool", async () => {
+    let ran = 0;
+    const echo = defineTool({
+      name: 'echo',
+      parameters: z.object({ value: z.unknown() }),
+      execute: async () => ++ran,
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ name: 'echo', args: { value: deep(600) } }] },
+      reportResults,
+    ]);
+    const agent = createContinuableAgent({ name: 'd', model, tools: [echo] });
+    const done = completed(await agent.run('go'));
+    expect(ran).toBe(0);
+    expect(done.output).toContain('Invalid arguments');
+    expect(done.messages[1]).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'tool-call', args: null }],
+    });
+  });
+});
