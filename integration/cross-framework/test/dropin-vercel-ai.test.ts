@@ -356,10 +356,21 @@ describe('rejection', () => {
 
     expect(wrapped.ran).toEqual([]);
     expect(native.ran).toEqual([]);
-    expect(promptToolResults(wrapped.model.calls[1]!)).toEqual(promptToolResults(native.model.calls[1]!));
-    expect(promptToolResults(wrapped.model.calls[1]!)).toEqual([
-      { toolName: 'weather', output: { type: 'execution-denied', reason: 'not today' } },
-    ]);
+    // The SDK's form, execution-denied; its reason holds the human's, in the words every adapter's
+    // model reads (so a run handed over between frameworks reads the same).
+    const [nativeResult] = promptToolResults(native.model.calls[1]!);
+    const [wrappedResult] = promptToolResults(wrapped.model.calls[1]!);
+    expect(nativeResult).toEqual({
+      toolName: 'weather',
+      output: { type: 'execution-denied', reason: 'not today' },
+    });
+    expect(wrappedResult).toEqual({
+      toolName: 'weather',
+      output: {
+        type: 'execution-denied',
+        reason: 'A human rejected this tool call: not today. Do not retry it unchanged.',
+      },
+    });
   });
 });
 

@@ -14,7 +14,7 @@ import type {
 import { generateText, type ModelMessage, stepCountIs, streamText, type Tool } from 'ai';
 import { type AnySettings, instructionsOf, LOOP_ONLY_KEYS, prepareStepOf } from './compat';
 import { AI_SDK_KEY, toModelMessages, toNeutralMessage } from './messages';
-import { rejectionReason } from './rejection';
+import { isRejection } from './rejection';
 import type { StepRecord } from './steps';
 
 /** The engine's model port for an agent's settings. */
@@ -161,7 +161,11 @@ async function promptMessages(
   );
 }
 
-/** Rejected calls' results (the core's rejection text, marked as an error) as `execution-denied`. */
+/**
+ * Rejected calls' results (the core's rejection text, marked as an error) in the SDK's own denial
+ * form, `execution-denied`. Its reason is the core's whole text, with the human's reason in it:
+ * the words every adapter's model reads, so a run handed over between frameworks reads the same.
+ */
 function deniedForm(messages: readonly Message[], converted: ModelMessage[]): ModelMessage[] {
   return converted.map((message, index) => {
     const neutral = messages[index]!;
@@ -170,13 +174,9 @@ function deniedForm(messages: readonly Message[], converted: ModelMessage[]): Mo
     const content = message.content.map((part) => {
       if (part.type !== 'tool-result') return part;
       const source = neutral.content.find((result) => result.toolCallId === part.toolCallId);
-      const reason = source?.isError ? rejectionReason(source.output) : undefined;
-      if (reason === undefined) return part;
+      if (!source?.isError || !isRejection(source.output)) return part;
       changed = true;
-      return {
-        ...part,
-        output: { type: 'execution-denied' as const, ...(reason === null ? {} : { reason }) },
-      };
+      return { ...part, output: { type: 'execution-denied' as const, reason: source.output as string } };
     });
     return changed ? { ...message, content } : message;
   });

@@ -1,7 +1,7 @@
 /**
  * Recognising a rejected call in the transcript. The engine records a rejection as an error
- * result holding the core's `rejectionMessage(reason)`; the AI SDK tells its model with an
- * `execution-denied` output and the human's reason, so the adapter turns one into the other.
+ * result holding the core's `rejectionMessage(reason)`; the AI SDK tells its model about a denied
+ * call with an `execution-denied` output, so the adapter sends a rejection in that form.
  */
 import { type JsonValue, rejectionMessage } from '@agent-continuations/core';
 
@@ -9,22 +9,19 @@ const PREFIX = 'A human rejected this tool call: ';
 const SUFFIX = ' Do not retry it unchanged.';
 
 /**
- * The human's reason of a rejected call's result: `null` for a rejection without a reason,
- * `undefined` when the output is not a rejection.
+ * True when a tool result's output is the core's rejection text (with or without a reason).
  *
  * @example
  * ```ts
- * rejectionReason(rejectionMessage('not today')); // 'not today'
- * rejectionReason('lookup failed');               // undefined
+ * isRejection(rejectionMessage('not today')); // true
+ * isRejection('lookup failed');               // false
  * ```
  */
-export function rejectionReason(output: JsonValue): string | null | undefined {
-  if (typeof output !== 'string') return undefined;
-  if (output === rejectionMessage()) return null;
-  if (!output.startsWith(PREFIX) || !output.endsWith(SUFFIX)) return undefined;
+export function isRejection(output: JsonValue): boolean {
+  if (typeof output !== 'string') return false;
+  if (output === rejectionMessage()) return true;
+  if (!output.startsWith(PREFIX) || !output.endsWith(SUFFIX)) return false;
   const reason = output.slice(PREFIX.length, output.length - SUFFIX.length);
-  // The core adds a full stop to a reason without one; take it off when it added it.
-  const bare = reason.endsWith('.') ? reason.slice(0, -1) : reason;
-  if (rejectionMessage(bare) === output && !/[.!?]$/.test(bare)) return bare;
-  return rejectionMessage(reason) === output ? reason : undefined;
+  // The core adds a full stop to a reason without one.
+  return rejectionMessage(reason) === output || rejectionMessage(reason.replace(/\.$/, '')) === output;
 }

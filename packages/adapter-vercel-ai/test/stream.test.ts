@@ -211,8 +211,10 @@ describe('UI message stream', () => {
     ).toMatchObject({ state: 'output-denied' });
     expect(ran).toEqual(['publish:Solar']);
     const text = resumed.parts.filter((part) => part.type === 'text').map((part) => part.text);
-    // The model reads the rejection in the SDK's own denial form: the human's reason.
-    expect(text.at(-1)).toBe('All set: "facts" | "Report is live." | "not now"');
+    // The model reads the rejection in the SDK's own denial form, with the human's reason.
+    expect(text.at(-1)).toMatch(
+      /^All set: "facts" \| "Report is live\." \| "A human rejected this tool call: not now/,
+    );
   });
 
   it('lets useChat answer an input request with addToolOutput', async () => {
