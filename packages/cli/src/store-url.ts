@@ -2,6 +2,7 @@
  * Store URLs: `sqlite:./agents.db`, `postgres://user@host:5432/db`, `redis://host:6379/0`. Each
  * store package is an optional peer, loaded only when its URL is used.
  */
+import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import type { ContinuationStore } from '@agent-continuations/core';
 import { UsageError } from './usage-error';
@@ -84,6 +85,8 @@ async function createStore(target: StoreTarget): Promise<ContinuationStore> {
     case 'redis': {
       const { createRedisStore } = await load('redis', () => import('@agent-continuations/store-redis'));
       const { kind: _kind, ...options } = target;
+      // ioredis retries a refused connection for many seconds, logging each try: fail at once instead.
+      await reachable(new URL(target.url));
       return createRedisStore(options);
     }
   }
@@ -102,6 +105,25 @@ async function load<T>(kind: string, importer: () => Promise<T>): Promise<T> {
     }
     throw error;
   }
+}
+
+/** Resolve when a TCP connection to the URL's host and port opens; else throw why, within 5 s. */
+function reachable(url: URL): Promise<void> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(url.port || 6379);
+  return new Promise((done, fail) => {
+    const socket = connect({ host, port, timeout: 5_000 });
+    const refuse = (why: string) => {
+      socket.destroy();
+      fail(new Error(`Cannot reach the store at ${host}:${port} (${why}).`));
+    };
+    socket.once('connect', () => {
+      socket.destroy();
+      done();
+    });
+    socket.once('timeout', () => refuse('no answer within 5 s'));
+    socket.once('error', (error) => refuse(error.message));
+  });
 }
 
 function sqliteTarget(rest: string, cwd: string): StoreTarget {
