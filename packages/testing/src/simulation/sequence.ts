@@ -53,6 +53,11 @@ export interface SequenceOptions {
   maxOps?: number;
   /** Most turns of an agent and calls of a turn; 3 by default. */
   maxWidth?: number;
+  /**
+   * A fresh, empty store for each sequence; the in-memory store by default. The store's clock must
+   * be `Date.now()` (leases lapse when the simulation advances it).
+   */
+  createStore?: () => ContinuationStore | Promise<ContinuationStore>;
   clock: SimClock;
 }
 
@@ -111,7 +116,7 @@ class Sequence {
   readonly violations: string[] = [];
   readonly faults: Faults;
   readonly ledger = new Ledger();
-  readonly store = createMemoryStore();
+  store: ContinuationStore = createMemoryStore();
   readonly checkpoints = createMemoryCheckpointLog();
   readonly plan: PlannedAgent;
   readonly input: string;
@@ -237,19 +242,23 @@ class Sequence {
     const decisions: Decisions = {};
     for (const action of actions) {
       if (now !== 'all' && chanceOf(this.seed, 'now', now, action.id) >= 0.7) continue;
-      decisions[action.id] = this.answer(action.args);
+      decisions[action.id] = this.answer(action);
     }
     if (Object.keys(decisions).length === 0 && actions.length > 0) {
-      decisions[actions[0]!.id] = this.answer(actions[0]!.args);
+      decisions[actions[0]!.id] = this.answer(actions[0]!);
     }
     return decisions;
   }
 
-  answer(args: unknown): Decisions[string] {
-    const nonce = (args as { n?: unknown } | null)?.n;
-    return typeof nonce === 'string' && approves(this.seed, nonce)
-      ? { type: 'approve', by: 'sim' }
-      : { type: 'reject', by: 'sim', reason: 'simulated refusal' };
+  /** The human's fixed answer to an action: approve (or answer, for input) or reject. */
+  answer(action: Action): Decisions[string] {
+    const nonce = (action.args as { n?: unknown } | null)?.n;
+    if (typeof nonce !== 'string' || !approves(this.seed, nonce)) {
+      return { type: 'reject', by: 'sim', reason: 'simulated refusal' };
+    }
+    return action.kind === 'input'
+      ? { type: 'input', value: { answer: `yes ${nonce}` }, by: 'sim' }
+      : { type: 'approve', by: 'sim' };
   }
 
   /** Decisions applied by a run that went on must not come back as actions. */
@@ -262,6 +271,7 @@ class Sequence {
   }
 
   async play(): Promise<void> {
+    if (this.options.createStore) this.store = await this.options.createStore();
     this.proc = await this.spawn();
     const maxOps = 1 + this.random.int(this.options.maxOps ?? 8);
     await this.start();
@@ -735,7 +745,7 @@ class Sequence {
     this.note('drain (faults off)');
     this.clockLapse();
     this.proc = await this.spawn();
-    for (let round = 0; round < 40 && !this.completed && !this.stopped; round++) {
+    for (let round = 0; round < 100 && !this.completed && !this.stopped; round++) {
       if (this.mode === 'direct') {
         if (this.held === undefined) {
           await this.start();

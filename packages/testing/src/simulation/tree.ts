@@ -4,27 +4,33 @@
  * process. Every call's arguments carry a nonce naming it (`<input>/<turn>.<index>`), so the
  * ledger can tell one call from another across processes.
  */
-import type { ContinuableAgent, ModelRequest } from '@agent-continuations/core';
+import { type ContinuableAgent, everyTurns, type ModelRequest } from '@agent-continuations/core';
 import { z } from 'zod';
 import type { ConformanceHarness, ConformanceTool } from '../conformance-harness';
 import { firstUserText, type ScriptedReply, type ScriptedToolCall, turnIndex } from '../scripted-model';
 import { chanceOf, type Random } from './random';
 import type { Faults, Ledger, Process } from './world';
 
-/** One call a planned model turn makes. */
-export type PlannedCall = { kind: 'lookup' } | { kind: 'pay' } | { kind: 'agent'; child: number };
+/**
+ * One call a planned model turn makes: `lookup` runs at once, `pay` needs approval, `confirm` asks
+ * a human (`requestInput`) before its side effect, `ask` is a human tool (the answer is the
+ * result), `agent` calls a sub-agent.
+ */
+export type PlannedCall = { kind: 'lookup' | 'pay' | 'confirm' | 'ask' } | { kind: 'agent'; child: number };
 
 /** An agent of the tree: what its model asks for, turn by turn, and its sub-agents. */
 export interface PlannedAgent {
   name: string;
   turns: PlannedCall[][];
   children: PlannedAgent[];
+  /** Suspend by the predicate `everyTurns(n)`: resumed without decisions. */
+  everyTurns?: number;
 }
 
 /** A leaf call of the tree: a tool with a side effect. */
 export interface PlannedLeaf {
   nonce: string;
-  kind: 'lookup' | 'pay';
+  kind: 'lookup' | 'pay' | 'confirm';
 }
 
 /**
@@ -54,7 +60,10 @@ export function planTree(
       const roll = random.next();
       if (children.length > 0 && roll < 0.35)
         calls.push({ kind: 'agent', child: random.int(children.length) });
-      else calls.push({ kind: roll < 0.65 ? 'pay' : 'lookup' });
+      else if (roll < 0.6) calls.push({ kind: 'pay' });
+      else if (roll < 0.68) calls.push({ kind: 'confirm' });
+      else if (roll < 0.74) calls.push({ kind: 'ask' });
+      else calls.push({ kind: 'lookup' });
     }
     turns.push(calls);
   }
@@ -64,7 +73,9 @@ export function planTree(
       turns[random.int(turns.length)]!.push({ kind: 'agent', child });
     }
   });
-  return { name, turns, children };
+  const agent: PlannedAgent = { name, turns, children };
+  if (random.chance(0.15)) agent.everyTurns = 1 + random.int(2);
+  return agent;
 }
 
 /** The depth of a planned tree. */
@@ -78,6 +89,7 @@ export function leavesOf(agent: PlannedAgent, input: string): PlannedLeaf[] {
     calls.flatMap((call, index): PlannedLeaf[] => {
       const nonce = `${input}/${turn}.${index}`;
       if (call.kind === 'agent') return leavesOf(agent.children[call.child]!, nonce);
+      if (call.kind === 'ask') return [];
       return [{ nonce, kind: call.kind }];
     }),
   );
@@ -104,12 +116,20 @@ export async function buildTree(
   const children: ContinuableAgent<string, any>[] = [];
   for (const child of plan.children) children.push(await buildTree(child, env));
   const tools: ConformanceTool[] = [
-    sideEffect('lookup', false, env),
-    sideEffect('pay', true, env),
+    sideEffect('lookup', env),
+    sideEffect('pay', env),
+    sideEffect('confirm', env),
+    {
+      kind: 'human',
+      name: 'ask',
+      description: 'Ask a human; the answer is the result.',
+      parameters: CALL_ARGS,
+      response: ANSWER,
+    },
     ...children.map(
       (agent, index): ConformanceTool => ({
         kind: 'agent',
-        name: `ask_${index}`,
+        name: `agent_${index}`,
         description: `Ask the sub-agent ${plan.children[index]!.name}.`,
         agent,
       }),
@@ -120,6 +140,7 @@ export async function buildTree(
     instructions: `You are the simulated agent ${plan.name}.`,
     script: (request) => reply(plan, request, env),
     tools,
+    ...(plan.everyTurns ? { suspendWhen: [everyTurns(plan.everyTurns)] } : {}),
   });
 }
 
@@ -136,24 +157,34 @@ function reply(plan: PlannedAgent, request: ModelRequest, env: TreeEnvironment):
   return {
     toolCalls: calls.map((call, index): ScriptedToolCall => {
       const nonce = `${input}/${turn}.${index}`;
-      if (call.kind === 'agent') return { name: `ask_${call.child}`, args: { input: nonce } };
+      if (call.kind === 'agent') return { name: `agent_${call.child}`, args: { input: nonce } };
       return { name: call.kind, args: { n: nonce } };
     }),
   };
 }
 
-/** The arguments of the side-effecting tools: the call's nonce. One schema, so its JSON Schema is made once. */
+/** The arguments of the tools: the call's nonce. One schema, so its JSON Schema is made once. */
 const CALL_ARGS = z.object({ n: z.string() });
+/** A human's answer to `ask` and `confirm`. */
+export const ANSWER = z.object({ answer: z.string() });
 
-function sideEffect(name: 'lookup' | 'pay', needsApproval: boolean, env: TreeEnvironment): ConformanceTool {
+const DESCRIPTIONS = {
+  lookup: 'Look something up.',
+  pay: 'Pay someone (needs approval).',
+  confirm: 'Ask a human to confirm, then act.',
+};
+
+function sideEffect(name: 'lookup' | 'pay' | 'confirm', env: TreeEnvironment): ConformanceTool {
   const { process, faults, ledger } = env;
   return {
     kind: 'function',
     name,
-    description: needsApproval ? 'Pay someone (needs approval).' : 'Look something up.',
+    description: DESCRIPTIONS[name],
     parameters: CALL_ARGS,
-    needsApproval,
+    needsApproval: name === 'pay',
     async execute(args: { n: string }, ctx) {
+      // The tool runs again from its start once answered: the side effect comes after the question.
+      if (name === 'confirm') ANSWER.parse(await ctx.requestInput({ n: args.n }));
       await faults.point(process, `${name} ${args.n}:before`, { lapse: true });
       ledger.execute({
         nonce: args.n,
