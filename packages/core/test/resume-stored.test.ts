@@ -153,3 +153,48 @@ it('never completes the record of a streamed resume that failed after tools ran'
   expect(counts.transfers).toBe(1);
   expect((await store.load(id))!.status).toBe('failed');
 });
+
+it('does not swallow renewal failures: renewals that keep failing until the lease lapses abort the run', async () => {
+  const counts = { transfers: 0, sawAbort: false };
+  const agent = createContinuableAgent({
+    name: 'bank',
+    model: scriptedModel([{ toolCalls: [{ name: 'transfer', args: { amount: 500 } }] }, 'Sent it.']),
+    tools: [
+      defineTool({
+        name: 'transfer',
+        parameters: z.object({ amount: z.number() }),
+        needsApproval: true,
+        execute: async ({ amount }, ctx) => {
+          counts.transfers++;
+          // A slow transfer that stops when told to.
+          while (!ctx.signal?.aborted) await new Promise((resolve) => setTimeout(resolve, 5));
+          counts.sawAbort = true;
+          return { sent: amount };
+        },
+      }),
+    ],
+  });
+  const memory = createMemoryStore();
+  // The store is unreachable for renewals (a network partition), though nobody took the claim.
+  const store = Object.create(memory) as typeof memory;
+  store.renew = async () => {
+    throw new Error('ECONNRESET');
+  };
+  const first = await agent.run('send 500');
+  if (first.status !== 'suspended') throw new Error('expected an approval');
+  await memory.save(first.continuation);
+  const error = await resumeStored(
+    store,
+    agent,
+    first.continuation.id,
+    { [first.actions[0]!.id]: { type: 'approve' } },
+    { leaseMs: 60 },
+  ).catch((caught: unknown) => caught);
+  expect(isContinuationError(error, 'LEASE_LOST')).toBe(true);
+  expect(String((error as Error).cause)).toContain('ECONNRESET');
+  expect(counts).toEqual({ transfers: 1, sawAbort: true });
+  // It wrote nothing: the continuation is not completed, and no next one was saved.
+  expect((await memory.list()).items.map((item) => [item.id, item.status])).toEqual([
+    [first.continuation.id, 'suspended'],
+  ]);
+});
