@@ -41,6 +41,8 @@ if (!Number.isInteger(seed) || !Number.isInteger(runs) || runs < 1) {
 
 console.log(`simulating ${runs} sequence(s) from seed ${seed}`);
 let printed = 0;
+let failed = 0;
+const failingSeeds: number[] = [];
 const violations = new Map<string, { count: number; seeds: number[] }>();
 const summary = await runSimulation({
   harness: engineHarness(),
@@ -50,7 +52,12 @@ const summary = await runSimulation({
   ...(modes ? { modes } : {}),
   ...(maxWidth === undefined ? {} : { maxWidth }),
   ...(maxOps === undefined ? {} : { maxOps }),
+  keepFailures: 0,
   onSequence(report) {
+    if (runs >= 100_000 && (report.seed - seed + 1) % 10_000 === 0) {
+      console.log(`... ${report.seed - seed + 1} sequences, ${failed} failing`);
+    }
+    if (report.violations.length > 0) failed += 1;
     if (verbose && report.violations.length === 0) console.log(report.log.join('\n'));
     if (report.violations.length === 0) return;
     for (const violation of report.violations) {
@@ -64,7 +71,8 @@ const summary = await runSimulation({
       if (entry.seeds.length < 5) entry.seeds.push(report.seed);
       violations.set(kind, entry);
     }
-    const replay = (failed: number) => `pnpm simulate --seed ${failed}${shape ? ` ${shape}` : ''}`;
+    const replay = (failing: number) => `pnpm simulate --seed ${failing}${shape ? ` ${shape}` : ''}`;
+    failingSeeds.push(report.seed);
     if (printed++ < maxFailures) console.log(`\n${formatFailure(report, replay)}\n`);
     else console.log(`seed ${report.seed} failed: ${report.violations[0]}`);
   },
@@ -74,6 +82,8 @@ if (violations.size > 0) {
   console.log('violations by kind:');
   for (const [kind, { count, seeds }] of violations)
     console.log(`  ${count} x ${kind} (seeds ${seeds.join(', ')})`);
-  console.log(`failing seeds: ${summary.failures.map((report) => report.seed).join(' ')}`);
+  console.log(
+    `failing seeds: ${failingSeeds.slice(0, 1000).join(' ')}${failingSeeds.length > 1000 ? ' ...' : ''}`,
+  );
 }
-process.exit(summary.failures.length > 0 ? 1 : 0);
+process.exit(summary.failing > 0 ? 1 : 0);

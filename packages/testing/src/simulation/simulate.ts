@@ -13,6 +13,8 @@ export interface SimulationOptions extends Omit<SequenceOptions, 'clock'> {
   runs: number;
   /** Stop at the first failing sequence; false by default. */
   stopAtFirstFailure?: boolean;
+  /** Failing reports kept in the summary (with their logs); 100 by default. All are counted in `failing`. */
+  keepFailures?: number;
   /** Called after each sequence (e.g. to print progress). */
   onSequence?(report: SequenceReport): void;
 }
@@ -20,6 +22,9 @@ export interface SimulationOptions extends Omit<SequenceOptions, 'clock'> {
 /** Totals of a simulation. */
 export interface SimulationSummary {
   sequences: number;
+  /** How many sequences failed. */
+  failing: number;
+  /** The first failing reports (see `keepFailures`). */
   failures: SequenceReport[];
   faults: Record<FaultKind, number>;
   /** Calls of completed runs checked against the ledger. */
@@ -44,10 +49,11 @@ export interface SimulationSummary {
  * ```
  */
 export async function runSimulation(options: SimulationOptions): Promise<SimulationSummary> {
-  const { seed, runs, stopAtFirstFailure, onSequence, ...sequence } = options;
+  const { seed, runs, stopAtFirstFailure, keepFailures = 100, onSequence, ...sequence } = options;
   const started = performance.now();
   const summary: SimulationSummary = {
     sequences: 0,
+    failing: 0,
     failures: [],
     faults: {
       modelError: 0,
@@ -81,7 +87,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       if (report.sealed) summary.sealed += 1;
       onSequence?.(report);
       if (report.violations.length > 0) {
-        summary.failures.push(report);
+        summary.failing += 1;
+        if (summary.failures.length < keepFailures) summary.failures.push(report);
         if (stopAtFirstFailure) break;
       }
     }
@@ -98,7 +105,7 @@ export function formatSummary(summary: SimulationSummary, label = 'simulation'):
     .map(([kind, count]) => `${kind} ${count}`)
     .join(', ');
   return [
-    `${label}: ${summary.sequences} sequences in ${(summary.ms / 1000).toFixed(1)} s, ${summary.failures.length} failing`,
+    `${label}: ${summary.sequences} sequences in ${(summary.ms / 1000).toFixed(1)} s, ${summary.failing} failing`,
     `  operations ${summary.operations}; modes ${JSON.stringify(summary.byMode)}; depths ${JSON.stringify(summary.byDepth)}; sealed ${summary.sealed}`,
     `  faults injected: ${faults}`,
     `  side effects checked: ${summary.sideEffects} calls of completed runs; tool executions ${summary.executions}`,
