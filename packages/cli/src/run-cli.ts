@@ -166,11 +166,10 @@ function safe(text: string): string {
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 function help(): string {
-  const width = Math.max(...Object.values(COMMANDS).map((command) => command.usage.length));
   return [
     'usage: agent-continuations <command> [options] --store URL [--json]',
     '',
-    ...Object.values(COMMANDS).map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+    ...Object.values(COMMANDS).flatMap((command) => [`  ${command.usage}`, `      ${command.summary}`]),
     '',
     'The store: --store sqlite:./agents.db | postgres://host/db[?schema=&table=] | redis://host:6379[?prefix=]',
     '(or the AGENT_CONTINUATIONS_STORE environment variable). --agents FILE: a module exporting your agents',
