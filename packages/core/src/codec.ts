@@ -70,7 +70,8 @@ export function parseContinuation(
 ): Continuation | Promise<Continuation> {
   const continuation = decode(value);
   if (options.secret === undefined) return continuation;
-  return verifySeal(continuation, { secret: options.secret, previous: options.previous }).then(
+  const text = typeof value === 'string' ? value : undefined;
+  return verifySeal(continuation, { secret: options.secret, previous: options.previous }, text).then(
     () => continuation,
   );
 }
@@ -88,7 +89,7 @@ export function parseContinuation(
  */
 export async function openContinuation(input: unknown, seal?: SealConfig): Promise<Continuation> {
   const continuation = decode(input);
-  if (seal !== undefined) await verifySeal(continuation, seal);
+  if (seal !== undefined) await verifySeal(continuation, seal, typeof input === 'string' ? input : undefined);
   return continuation;
 }
 

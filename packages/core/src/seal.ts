@@ -76,7 +76,12 @@ export async function sealContinuation(
  * await verifySeal(continuation, { secret: current, previous: [retired] });
  * ```
  */
-export async function verifySeal(continuation: Continuation, secret: SealSecret | SealConfig): Promise<void> {
+export async function verifySeal(
+  continuation: Continuation,
+  secret: SealSecret | SealConfig,
+  /** @internal The text `continuation` was parsed from, when there was one. */
+  text?: string,
+): Promise<void> {
   const config = toConfig(secret);
   const { seal, ...body } = continuation;
   if (!seal) {
@@ -92,6 +97,14 @@ export async function verifySeal(continuation: Continuation, secret: SealSecret 
       alg: seal.alg,
       ...(seal.keyId !== undefined ? { keyId: seal.keyId } : {}),
     };
+    // The text a sealer wrote is canonical: without its MAC member it is the very text that was
+    // MACed, so the MAC is checked over those bytes with no re-encoding. Any other text (spaced,
+    // reordered) falls through to the canonical encoding of what was parsed.
+    const unsealed = text === undefined ? undefined : withoutMac(text, seal.mac);
+    if (unsealed !== undefined) {
+      const bytes = encode(unsealed);
+      for (const key of keys) if (await crypto.subtle.verify('HMAC', key, mac, bytes)) return;
+    }
     const current = encode(sealedText(body, header));
     for (const key of keys) if (await crypto.subtle.verify('HMAC', key, mac, current)) return;
     // A seal from a release that did not cover the seal's own fields.
@@ -103,6 +116,17 @@ export async function verifySeal(continuation: Continuation, secret: SealSecret 
     'The continuation seal does not match: it was changed after sealing, or the secret is wrong.',
     { path: '$.seal.mac' },
   );
+}
+
+/**
+ * `text` without the seal's MAC member, when that member occurs exactly once as a canonical
+ * encoder writes it (the last member of the seal object); else undefined.
+ */
+function withoutMac(text: string, mac: string): string | undefined {
+  const member = `,"mac":"${mac}"}`;
+  const at = text.indexOf(member);
+  if (at < 0 || text.indexOf(member, at + 1) >= 0) return undefined;
+  return `${text.slice(0, at)}}${text.slice(at + member.length)}`;
 }
 
 /** What a seal covers: the whole continuation, its seal without the MAC included. */
@@ -127,7 +151,25 @@ function toConfig(secret: SealSecret | SealConfig, keyId?: string): SealConfig {
   return secret;
 }
 
+/** Imported keys by secret text, so a busy resume path does not import the same key every time. */
+const keyCache = new Map<string, Promise<CryptoKey>>();
+const KEY_CACHE_SIZE = 32;
+
 function importKey(secret: SealSecret, use: 'sign' | 'verify'): Promise<CryptoKey> {
+  if (typeof secret !== 'string') return importRawKey(secret, use);
+  const cacheKey = `${use}:${secret}`;
+  let key = keyCache.get(cacheKey);
+  if (!key) {
+    key = importRawKey(secret, use);
+    // A refused secret is not remembered.
+    key.catch(() => keyCache.delete(cacheKey));
+    if (keyCache.size >= KEY_CACHE_SIZE) keyCache.delete(keyCache.keys().next().value!);
+    keyCache.set(cacheKey, key);
+  }
+  return key;
+}
+
+function importRawKey(secret: SealSecret, use: 'sign' | 'verify'): Promise<CryptoKey> {
   if (typeof secret !== 'string' && !(secret instanceof Uint8Array)) {
     return Promise.reject(
       new ContinuationError('INVALID_OPERATION', 'A sealing secret must be a string or bytes.'),

@@ -202,3 +202,27 @@ describe('seal edges', () => {
     expect(await codeOf(openContinuation(relabelled, { secret: FIXTURE_SEAL_SECRET }))).toBe('SEAL_MISMATCH');
   });
 });
+
+describe('verifying the text as sealed', () => {
+  it('verifies canonical text over its own bytes, spaced text through the canonical encoding', async () => {
+    const sealed = await sealContinuation(await suspendedNested(), { secret: SECRET, keyId: 'k1' });
+    const text = serializeContinuation(sealed);
+    await expect(openContinuation(text, { secret: SECRET })).resolves.toEqual(sealed);
+    const spaced = JSON.stringify(JSON.parse(text), null, 2);
+    await expect(openContinuation(spaced, { secret: SECRET })).resolves.toEqual(sealed);
+    await expect(parseContinuation(spaced, { secret: SECRET })).resolves.toEqual(sealed);
+  });
+
+  it('a second copy of the MAC member planted in a payload does not make altered text verify', async () => {
+    const sealed = await sealContinuation(await suspendedNested(), SECRET);
+    const member = `,"mac":"${sealed.seal!.mac}"}`;
+    const value = JSON.parse(serializeContinuation(sealed));
+    value.metadata = { planted: member };
+    expect(await codeOf(openContinuation(JSON.stringify(value), { secret: SECRET }))).toBe('SEAL_MISMATCH');
+    // Untouched but for a planted copy inside the sealed text: the slow path still says whether it is.
+    const text = serializeContinuation(sealed);
+    expect(text).toContain('"metadata":{}');
+    const planted = text.replace('"metadata":{}', `"metadata":{"x":${JSON.stringify(member)}}`);
+    expect(await codeOf(openContinuation(planted, { secret: SECRET }))).toBe('SEAL_MISMATCH');
+  });
+});
