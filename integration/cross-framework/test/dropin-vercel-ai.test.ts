@@ -313,6 +313,30 @@ describe('createAgentUIStreamResponse', () => {
     expect(text).toBe('It is sunny in Oslo.');
     expect(await streamed.text).toBe('It is sunny in Oslo.');
     expect((await streamed.result).status).toBe('completed');
+    // A call's step callback runs, and a call option the agent cannot honour is refused.
+    const fresh = weatherAgent(replies);
+    const steps: unknown[] = [];
+    await continuable(new ToolLoopAgent(fresh.settings), { name: 'weather' }).generate({
+      prompt: 'Weather in Oslo?',
+      onStepFinish: (step) => steps.push(step),
+    });
+    expect(steps).toHaveLength(2);
+    await expect(agent.generate({ prompt: 'Weather?', timeout: 1000 })).rejects.toThrow(/timeout/);
+  });
+
+  it('streams structured output as the SDK-shaped output', async () => {
+    const schema = z.object({ city: z.string(), celsius: z.number() });
+    const wrapped = weatherAgent(
+      (index) =>
+        index === 0
+          ? { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] }
+          : { text: JSON.stringify({ city: 'Oslo', celsius: 21 }) },
+      { output: Output.object({ schema }) },
+    );
+    const agent = continuable(new ToolLoopAgent(wrapped.settings), { name: 'weather' });
+    const streamed = await agent.stream({ prompt: 'Weather in Oslo?' });
+    expect(await streamed.output).toEqual({ city: 'Oslo', celsius: 21 });
+    expect(wrapped.model.calls.every((call) => call.responseFormat?.type === 'json')).toBe(true);
   });
 });
 

@@ -10,6 +10,9 @@ import * as sdk from 'ai';
 /** The installed major of `ai`: 7 has `isStepCount` (6 only `stepCountIs`). */
 export const AI_MAJOR: 6 | 7 = 'isStepCount' in sdk ? 7 : 6;
 
+/** The setting of the step callback: `onStepEnd` in ai@7 (`onStepFinish` its deprecated alias), `onStepFinish` in ai@6. */
+export const STEP_CALLBACK: 'onStepEnd' | 'onStepFinish' = AI_MAJOR === 7 ? 'onStepEnd' : 'onStepFinish';
+
 /** The kind of the ai@7 `custom` part that carries a suspended run's {@link ContinuationData}. */
 export const CONTINUATION_KIND = 'agent-continuations.continuation';
 

@@ -37,6 +37,7 @@ import {
   isSdkAgent,
   onFinishOf,
   outputOf,
+  STEP_CALLBACK,
   stopConditionsOf,
 } from './compat';
 import { toModelMessages, toNeutralMessages } from './messages';
@@ -90,6 +91,8 @@ export type SdkCallParameters<CallOptions = unknown> = (
   options?: CallOptions;
   abortSignal?: AbortSignal;
   onStepFinish?: (step: never) => unknown;
+  /** ai@7's name of `onStepFinish`. */
+  onStepEnd?: (step: never) => unknown;
   experimental_transform?: unknown;
   timeout?: unknown;
 };
@@ -374,12 +377,16 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
       ...(parameters.options === undefined ? {} : { options: parameters.options }),
       ...(parameters.abortSignal ? { signal: parameters.abortSignal } : {}),
     };
-    const own = settings.onStepFinish as ((step: unknown) => unknown) | undefined;
-    const extra: AnySettings = parameters.onStepFinish
+    // The call's step callback runs after the agent's own, as on a ToolLoopAgent.
+    const call = (parameters.onStepEnd ?? parameters.onStepFinish) as
+      | ((step: unknown) => unknown)
+      | undefined;
+    const own = (settings.onStepEnd ?? settings.onStepFinish) as ((step: unknown) => unknown) | undefined;
+    const extra: AnySettings = call
       ? {
-          onStepFinish: async (step: unknown) => {
+          [STEP_CALLBACK]: async (step: unknown) => {
             await own?.(step);
-            await parameters.onStepFinish!(step as never);
+            await call(step);
           },
         }
       : {};

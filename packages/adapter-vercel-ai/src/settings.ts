@@ -131,17 +131,17 @@ export function checkSettings(
  * ```
  */
 export function checkCallParameters(parameters: Record<string, unknown>): void {
+  const honoured = new Set(['prompt', 'messages', 'options', 'abortSignal', 'onStepFinish', 'onStepEnd']);
   const refused: Record<string, string> = {
     timeout: 'pass an AbortSignal (e.g. AbortSignal.timeout(ms)) as abortSignal instead',
     experimental_transform:
-      'set experimental_transform on the agent instead, where each model call applies it',
+      'set experimental_transform in generateText settings instead, where each model call applies it',
   };
-  for (const [key, instead] of Object.entries(refused)) {
-    if (parameters[key] !== undefined) {
-      throw new ContinuationError(
-        'INVALID_OPERATION',
-        `A continuable agent cannot honour the call option "${key}": ${instead}.`,
-      );
-    }
+  for (const [key, value] of Object.entries(parameters)) {
+    if (value === undefined || honoured.has(key)) continue;
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `A continuable agent cannot honour the call option "${key}": ${refused[key] ?? 'remove it'}.`,
+    );
   }
 }
