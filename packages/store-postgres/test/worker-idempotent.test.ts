@@ -1,4 +1,4 @@
-import { isContinuationError, type RunResult } from '@agent-continuations/core';
+import { isContinuationError, type RunResult, resumeDurably } from '@agent-continuations/core';
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
@@ -185,4 +185,49 @@ it('refuses a job expiry shorter than twice the lease', () => {
     error = caught;
   }
   expect(isContinuationError(error, 'INVALID_OPERATION')).toBe(true);
+});
+
+it('saves the suspension the log recorded when an earlier attempt died before saving it, and completes the old one', {
+  timeout: 60_000,
+}, async () => {
+  const log = createPostgresCheckpointLog({ connectionString: PG_URL, schema });
+  const charged: string[] = [];
+  const agent = durableTestAgent({
+    name: 'twice',
+    charge: (_args, ctx) => charged.push(ctx.idempotencyKey),
+    notify: () => 'sent',
+  });
+  const first = await agent.run(durablePlanInput({ steps: 3, approvals: [0, 2] }));
+  if (first.status !== 'suspended') throw new Error('expected an approval');
+  await store.save(first.continuation);
+  const decisions = { [first.actions[0]!.id]: { type: 'approve' as const } };
+  // An earlier attempt resumed it durably, reached the next approval (recorded in the log), and
+  // died before saving that suspension in the store or completing the claim.
+  const lost = await resumeDurably(agent, log, first.continuation, decisions, { owner: 'dead' });
+  if (lost.status !== 'suspended') throw new Error('expected the second approval');
+  expect(await store.load(lost.continuation.id)).toBeUndefined();
+
+  const worker = createWorker({
+    store,
+    checkpoints: log,
+    connectionString: PG_URL,
+    bossOptions,
+    prefix: 'idem-unsaved',
+    pollingIntervalSeconds: 0.5,
+    id: 'retry',
+    agents: { twice: agent },
+  });
+  workers.push(worker);
+  // pg-boss retries the dead attempt's job.
+  await worker.submitDecisions(first.continuation.id, decisions);
+  await until(async () =>
+    (await store.load(first.continuation.id))?.status === 'completed' ? true : undefined,
+  );
+  const saved = await store.load(lost.continuation.id);
+  expect(saved?.status).toBe('suspended');
+  expect(saved?.continuation.pending.map((entry) => entry.toolCallId)).toEqual(
+    lost.continuation.pending.map((entry) => entry.toolCallId),
+  );
+  expect(charged).toHaveLength(1);
+  await log.close();
 });

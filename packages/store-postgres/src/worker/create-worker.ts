@@ -21,6 +21,7 @@ import {
   type RunResult,
   recover,
   recoverRun,
+  replayCheckpoints,
   resumeDurably,
   resumeStored,
   runDurably,
@@ -265,8 +266,24 @@ export function createWorker(options: WorkerOptions): Worker {
       throw error;
     }
     await held.stop();
-    await store.complete(held.claim, result?.status === 'suspended' ? { next: result.continuation } : {});
+    // When the log had moved past it (an earlier attempt resumed it and died before saving), the
+    // log's own last suspension is saved in its place, so its actions do not go missing.
+    const next = result
+      ? result.status === 'suspended'
+        ? result.continuation
+        : undefined
+      : await unsavedSuspension(stored.continuation.runId);
+    await store.complete(held.claim, next ? { next } : {});
     if (result) await settle(result, true);
+    else if (next?.suspendedBy.type === 'predicate') await client!.submitDecisions(next.id, {});
+  };
+
+  /** The run's last suspension as the log recorded it, when the store does not have it. */
+  const unsavedSuspension = async (runId: string): Promise<Continuation | undefined> => {
+    const record = await log!.status(runId);
+    if (record?.status !== 'suspended' || !record.suspensionId) return undefined;
+    if (await store.load(record.suspensionId)) return undefined;
+    return replayCheckpoints(await log!.read(runId)).continuation;
   };
 
   /** Whether the log shows the resume of continuation `id` under way (or done). */
