@@ -155,7 +155,9 @@ export function notFound(id: string): ContinuationError {
 
 function reason(continuation: Continuation): string {
   const by = continuation.suspendedBy;
-  if (by.type === 'actions') return `waiting for ${by.kinds.join(', ')}`;
+  if (by.type === 'actions') {
+    return `waiting for ${by.kinds.map((kind) => (kind === 'agent' ? 'a sub-agent' : kind)).join(', ')}`;
+  }
   if (by.type === 'predicate') return `predicate ${by.predicates.join(', ')} (resume needs no decision)`;
   return 'a checkpoint (resume needs no decision)';
 }

@@ -135,10 +135,16 @@ function fail(io: CliIo, error: unknown, json: boolean): number {
   const usage = isUsageError(error);
   const typed = isContinuationError(error);
   const code = usage ? 'USAGE' : typed ? error.code : 'FAILED';
-  const message = error instanceof Error ? error.message : String(error);
+  let message = error instanceof Error ? error.message : String(error);
+  // resumeStored saved the run's last good state under its own id: say how to go on from it.
+  const saved = typed && !usage ? error.continuation?.id : undefined;
+  if (saved !== undefined) {
+    message += ` The run's last good state is saved as ${saved}: once the cause is fixed, go on with \`resume ${saved}\`.`;
+  }
   if (json) {
     const path = typed && error.path !== undefined ? { path: error.path } : {};
-    io.stdout(`${JSON.stringify({ error: { code, message, ...path } }, null, 2)}\n`);
+    const next = saved === undefined ? {} : { saved };
+    io.stdout(`${JSON.stringify({ error: { code, message, ...path, ...next } }, null, 2)}\n`);
   }
   const where = typed && error.path !== undefined ? ` (at ${error.path})` : '';
   io.stderr(`${safe(usage ? `error: ${message}` : `error ${code}: ${message}${where}`)}\n`);

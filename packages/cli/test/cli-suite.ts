@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src';
 import { AGENTS, type CliWorkspace, cliWorkspace } from './cli-harness';
-import { batch, helpdesk, hr } from './fixtures/agents';
+import { batch, helpdesk, hr, refunds } from './fixtures/agents';
 
 /** A store kind under test: URLs of stores of its own, removed by `cleanup`. */
 export interface CliBackend {
@@ -350,6 +350,33 @@ export function cliSuite(kind: string, backend: CliBackend): void {
         const twice = await cli(['resume', stopped.id, '--agents', AGENTS, '--json']);
         expect(twice.code).toBe(1);
         expect(twice.json.error.code).toBe('CLAIM_CONFLICT');
+      },
+      SLOW,
+    );
+
+    it(
+      'after a model failure, prints where the last good state is saved; resume goes on from it, running nothing twice',
+      async () => {
+        const waiting = await seed(refunds, 'Refund order A-1');
+        const failed = await cli(
+          ['approve', waiting.id, 'refund_1', '--agents', AGENTS, '--by', 'dan', '--json'],
+          {
+            CLI_TEST_MODEL_DOWN: '1',
+          },
+        );
+        expect(failed.code).toBe(1);
+        expect(failed.json.error).toMatchObject({ code: 'MODEL_ERROR', saved: expect.any(String) });
+        expect(failed.json.error.message).toContain('model unavailable (503)');
+        expect(failed.stderr).toContain(`go on with \`resume ${failed.json.error.saved}\``);
+        expect(ws.runs().refund).toBe(1);
+
+        const resumed = await cli(['resume', failed.json.error.saved, '--agents', AGENTS, '--json']);
+        expect(resumed.code).toBe(0);
+        expect(resumed.json).toMatchObject({ status: 'completed', output: 'refunds: {"refunded":30}' });
+        expect(resumed.json.decisions).toContainEqual(
+          expect.objectContaining({ actionId: 'refund_1', by: 'dan' }),
+        );
+        expect(ws.runs().refund).toBe(1);
       },
       SLOW,
     );
