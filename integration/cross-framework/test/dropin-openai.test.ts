@@ -287,6 +287,11 @@ describe('settings the adapter cannot honour', () => {
       { api: 'responses', modelSettings: { previous_response_id: 'r1' } },
     ],
     ['modelSettings.instructions', { api: 'responses', modelSettings: { instructions: 'hi' } }],
+    ['modelSettings.tool_choice', { modelSettings: { tool_choice: 'required' } }],
+    [
+      'modelSettings.tool_choice',
+      { modelSettings: { tool_choice: { type: 'function', function: { name: 'weather' } } } },
+    ],
   ])('refuses %s when the agent is made, naming it', (name, extra) => {
     let error: unknown;
     try {

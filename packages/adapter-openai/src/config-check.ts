@@ -80,7 +80,20 @@ export function checkConfig(config: OpenAIAgentConfig, api: 'chat' | 'responses'
         `Agent "${config.name}" cannot honour modelSettings.n: a run goes on with one choice; remove it.`,
       );
     }
+    if (key === 'tool_choice' && forcesACall(value)) {
+      refuse(
+        `Agent "${config.name}" cannot honour modelSettings.tool_choice ${JSON.stringify(value)}: it forces a tool call on every model call, so the model could never answer and the run would only stop at its step limit (runTools instead stops after the forced call); use 'auto', or call the tool yourself before run().`,
+      );
+    }
   }
+}
+
+/** A tool choice that makes every model call call a tool: `required`, or one named tool. */
+function forcesACall(choice: unknown): boolean {
+  if (choice === 'required') return true;
+  if (typeof choice !== 'object' || choice === null) return false;
+  const { type, mode } = choice as { type?: unknown; mode?: unknown };
+  return type === 'function' || type === 'custom' || mode === 'required';
 }
 
 function refuse(message: string): never {
