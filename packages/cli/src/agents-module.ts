@@ -87,7 +87,8 @@ async function importModule(path: string): Promise<Record<string, unknown>> {
     );
   }
   try {
-    return await import(url);
+    // Another URL: the runtime remembers the failed import of the first one.
+    return await import(`${url}?tsx`);
   } catch (error) {
     throw new UsageError(`The agents module ${path} could not be loaded: ${message(error)}`);
   }
