@@ -237,6 +237,29 @@ export function cliSuite(kind: string, backend: CliBackend): void {
     );
 
     it(
+      'two approves of one action at once: one runs the tool, the other is refused with CLAIM_CONFLICT',
+      async () => {
+        const nested = await seed(hr, 'Raise Ann Example');
+        const before = ws.runs().update_salary ?? 0;
+        const both = await Promise.all(
+          ['ann', 'bob'].map((by) =>
+            cli(['approve', nested.id, SALARY, '--agents', AGENTS, '--by', by, '--json']),
+          ),
+        );
+        expect(both.map((run) => run.code).sort()).toEqual([0, 1]);
+        const loser = both.find((run) => run.code === 1)!;
+        expect(loser.json.error.code).toBe('CLAIM_CONFLICT');
+        expect(ws.runs().update_salary).toBe(before + 1);
+        // The audit trail names the one who won.
+        const winner = both.find((run) => run.code === 0)!;
+        const by = winner.json.decisions.find((entry: { actionId: string }) => entry.actionId === SALARY).by;
+        expect(by === 'ann' || by === 'bob').toBe(true);
+        expect(loser.json.error.message).toContain(nested.id);
+      },
+      SLOW,
+    );
+
+    it(
       'rejects with a reason: the model is told, the tool never runs, and the run completes',
       async () => {
         const nested = await seed(hr, 'Raise Ann Example');
