@@ -298,6 +298,24 @@ describe('createAgentUIStreamResponse', () => {
     const ref = continuationRefFromUIMessages(messages.slice(-1));
     expect(ref?.actions.map((action) => action.toolName)).toEqual(['weather']);
     expect(wrapped.ran).toEqual([]);
+
+    // The approval useChat posts back belongs to the suspended run: handed to a new run it is
+    // refused, before any model call, pointing at the resume.
+    const answered = structuredClone(messages.at(-1)!);
+    for (const part of answered.parts) {
+      if ('approval' in part && part.approval) {
+        Object.assign(part, {
+          state: 'approval-responded',
+          approval: { id: part.approval.id, approved: true },
+        });
+      }
+    }
+    const calls = wrapped.model.calls.length;
+    await expect(
+      createAgentUIStreamResponse({ agent, uiMessages: [...uiMessages, answered] }),
+    ).rejects.toThrow(/approval responses for a suspended run.*continuationRefFromUIMessages/);
+    expect(wrapped.model.calls).toHaveLength(calls);
+    expect(wrapped.ran).toEqual([]);
   });
 
   it('offers generate() and stream() in the SDK shapes, with the continuation as an extra', async () => {

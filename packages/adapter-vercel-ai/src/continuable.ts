@@ -373,6 +373,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
       'prompt' in parameters && parameters.prompt !== undefined
         ? parameters.prompt
         : (parameters as { messages: ModelMessage[] }).messages;
+    checkNotApprovals(input);
     const runOptions: VercelRunOptions<CallOptions> = {
       ...(parameters.options === undefined ? {} : { options: parameters.options }),
       ...(parameters.abortSignal ? { signal: parameters.abortSignal } : {}),
@@ -475,7 +476,25 @@ function toNeutralInput(input: VercelAgentInput) {
       'A run takes a prompt string or an array of AI SDK messages.',
     );
   }
+  checkNotApprovals(input);
   return toNeutralMessages(input);
+}
+
+/** Refuse the messages useChat posts back with approval responses: they belong to a suspended run. */
+function checkNotApprovals(input: VercelAgentInput): void {
+  if (!Array.isArray(input)) return;
+  const last = input[input.length - 1];
+  if (
+    last?.role === 'tool' &&
+    last.content.some((part) => (part as { type: string }).type === 'tool-approval-response')
+  ) {
+    // What useChat posts back after addToolApprovalResponse: the decisions belong to a suspended
+    // run, whose continuation the conversation does not hold.
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      'These messages end with approval responses for a suspended run: a new run cannot take them. Resume its continuation instead: find it with continuationRefFromUIMessages(uiMessages), read the decisions with decisionsFromUIMessages, and stream the resume (streamStored, or agent.stream({ continuation, decisions })) through toUIMessageStreamResponse.',
+    );
+  }
 }
 
 /**
