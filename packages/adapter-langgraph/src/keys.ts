@@ -19,6 +19,10 @@ export const CAPTURE_KEY = '__ac_capture';
 export const CHILD_OPTIONS_KEY = '__ac_child_options';
 /** `(call, event)`: a sub-agent's run event, forwarded to this run's observers and stream. */
 export const EVENTS_KEY = '__ac_events';
+/** Tool-call id -> the arguments a human edited it to run with, from the run's audit trail. */
+export const EDITS_KEY = '__ac_edits';
+/** The state key of the graph's messages channel. */
+export const MESSAGES_KEY = '__ac_messages_key';
 /** The run id, so nested agents derive theirs from it. */
 export const RUN_ID_KEY = '__ac_run_id';
 

@@ -12,6 +12,7 @@ import {
   type DoneEntry,
   emptyUsage,
   type JsonObject,
+  type JsonValue,
   listActions,
   ModelCallError,
   type RunOptions,
@@ -36,7 +37,9 @@ import {
   CHILD_OPTIONS_KEY,
   CHILDREN_KEY,
   DONE_KEY,
+  EDITS_KEY,
   EVENTS_KEY,
+  MESSAGES_KEY,
   RUN_ID_KEY,
 } from './keys';
 import { fromLangChainMessages, neutralMessages, toolResultPart } from './messages';
@@ -160,6 +163,8 @@ export async function runSegment(
     ...(segment.answers ? { [ANSWERS_KEY]: segment.answers } : {}),
     [CAPTURE_KEY]: capture,
     [RUN_ID_KEY]: context.runId,
+    [MESSAGES_KEY]: segment.messagesKey,
+    [EDITS_KEY]: editsOf(context),
     ...(options.allowChangedAgent ? { [CHILD_OPTIONS_KEY]: { allowChangedAgent: true } } : {}),
   };
   const config = {
@@ -309,6 +314,16 @@ export async function runSegment(
   if (childFailure) throw raiseChildFailure(childFailure, continuation);
   await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
   return { status: 'suspended', continuation, actions: listActions(continuation) };
+}
+
+/** Tool-call id -> edited arguments, for this level's approvals with edited arguments so far. */
+function editsOf(context: RunContext): Record<string, JsonValue> {
+  const edits: Record<string, JsonValue> = {};
+  for (const entry of context.audit) {
+    if (entry.editedArgs !== undefined && entry.actionId === entry.toolCallId)
+      edits[entry.toolCallId] = entry.editedArgs;
+  }
+  return edits;
 }
 
 /** Tool messages that finished tasks wrote but the next checkpoint has not applied yet. */

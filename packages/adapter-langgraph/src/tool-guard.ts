@@ -7,6 +7,7 @@
 import type { ToolResultPart } from '@agent-continuations/core';
 import type { ToolMessage } from '@langchain/core/messages';
 import { isGraphInterrupt } from '@langchain/langgraph';
+import { toolMessageOf, withEditedTurn } from './edited-args';
 import { CAPTURE_KEY, DONE_KEY } from './keys';
 import { toolResultMessage } from './messages';
 
@@ -81,7 +82,8 @@ export function guardToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
       const done = id
         ? (configurable[DONE_KEY] as Record<string, ToolResultPart> | undefined)?.[id]
         : undefined;
-      if (done) return toolResultMessage(done);
+      // A call answered from the record says again which arguments it ran with, if edited.
+      if (done) return withEditedTurn({ ...config, state }, id!, call.name, toolResultMessage(done));
       const capture = configurable[CAPTURE_KEY] as Capture | undefined;
       let output: unknown;
       try {
@@ -101,19 +103,11 @@ export function guardToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
         }
         throw error;
       }
-      if (id && capture && isToolMessage(output)) capture.results.set(id, output);
+      const message = id ? toolMessageOf(output, id) : undefined;
+      if (id && capture && message) capture.results.set(id, message);
       return output;
     };
     node[GUARDED] = true;
   }
   return nodes;
-}
-
-function isToolMessage(value: unknown): value is ToolMessage {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { getType?: unknown }).getType === 'function' &&
-    (value as { getType(): string }).getType() === 'tool'
-  );
 }

@@ -20,6 +20,7 @@ import { type StructuredToolInterface, type ToolRunnableConfig, tool } from '@la
 import { interrupt } from '@langchain/langgraph';
 import { z } from 'zod';
 import { type Children, recordChild, takeChild } from './children';
+import { withEditedTurn } from './edited-args';
 import { type OwnPayload, type OwnResume, toJson } from './interrupts';
 import {
   ANSWERS_KEY,
@@ -80,8 +81,12 @@ export function requireApproval<T extends StructuredToolInterface>(
             status: 'error',
           });
         }
-        const runArgs = answer.type === 'approve' && answer.args !== undefined ? answer.args : args;
-        return original.invoke(runArgs as never, config);
+        const edited = answer.type === 'approve' ? answer.args : undefined;
+        const output = await original.invoke((edited ?? args) as never, config);
+        // The model reads the arguments that ran (the audit trail keeps the ones it asked for).
+        return edited === undefined
+          ? output
+          : withEditedTurn(config, call.toolCallId, original.name, output, edited);
       },
       { name: original.name, description: original.description, schema: original.schema as z.ZodObject },
     );
