@@ -26,6 +26,7 @@ import {
 import type { JsonObject, JsonValue } from './json';
 import { type Message, textOf, toolCallsOf } from './messages';
 import type { Decisions, RunEvent } from './protocol';
+import type { Claim } from './store';
 
 /** The first entry of a segment: a new run, or a resume. */
 export interface CheckpointStart {
@@ -43,6 +44,11 @@ export interface CheckpointStart {
   fromId?: string;
   /** The decisions the resume applies. */
   decisions?: Decisions;
+  /**
+   * A resume of a stored continuation: the store's claim it runs under. Recovery completes that
+   * claim (saving the run's next suspension in the same step) when it finishes the run.
+   */
+  claim?: Claim;
 }
 
 /** What changed at one step; `suspend` also closes the segment. */
@@ -138,6 +144,15 @@ export interface CheckpointLog {
    * `attempts`; exactly one caller wins, others get `CLAIM_CONFLICT`.
    */
   takeOver(runId: string, options: LeaseOptions): Promise<RunLease>;
+  /**
+   * Suspended runs whose last suspension was not marked saved in a store (see
+   * {@link CheckpointLog.markSaved}): a worker died between the log's `suspend` and the store's
+   * write. {@link recover} saves them from the log. Optional: without it, recovery cannot
+   * reconcile such runs.
+   */
+  unsaved?(options?: { limit?: number }): Promise<string[]>;
+  /** Note that suspension `suspensionId` of the run is saved in a store; a no-op once the run moved on. */
+  markSaved?(runId: string, suspensionId: string): Promise<void>;
 }
 
 /** What a log says about a run: where it stands and how to pick it up. */
@@ -174,11 +189,19 @@ export type CheckpointBase = Pick<Continuation, 'messages' | 'done' | 'pending' 
  * ```
  */
 export function checkpointer(
-  append: (entry: CheckpointStep | CheckpointEnd) => Promise<void>,
+  append: (entry: CheckpointStep | CheckpointEnd, continuation?: Continuation) => Promise<void>,
   base: CheckpointBase,
 ): (event: RunEvent) => Promise<void> {
   let previous = tracked(base);
-  const write = async (type: CheckpointStep['type'], continuation: Continuation) => {
+  // Events of parallel tool calls arrive together: each entry is diffed against the one before it
+  // at once (synchronously), and entries are appended one after another, in that order.
+  let queue: Promise<void> = Promise.resolve();
+  const enqueue = (entry: CheckpointStep | CheckpointEnd, continuation?: Continuation) => {
+    const appended = queue.then(() => append(entry, continuation));
+    queue = appended.catch(() => {});
+    return appended;
+  };
+  const diff = (type: CheckpointStep['type'], continuation: Continuation): CheckpointStep => {
     const entry: CheckpointStep = { type, step: continuation.step, usage: continuation.usage };
     if (continuation.messages.length > previous.messages)
       entry.messages = continuation.messages.slice(previous.messages);
@@ -201,13 +224,14 @@ export function checkpointer(
         suspendedBy: continuation.suspendedBy,
       };
     }
-    await append(entry);
     previous = tracked(continuation);
+    return entry;
   };
   return async (event) => {
-    if (event.type === 'model-call' || event.type === 'tool-result') await write('step', event.checkpoint());
-    else if (event.type === 'suspend') await write('suspend', event.continuation);
-    else await append({ type: 'end', status: 'completed', output: toJson(event.output) });
+    if (event.type === 'model-call' || event.type === 'tool-result')
+      await enqueue(diff('step', event.checkpoint()));
+    else if (event.type === 'suspend') await enqueue(diff('suspend', event.continuation), event.continuation);
+    else await enqueue({ type: 'end', status: 'completed', output: toJson(event.output) });
   };
 }
 

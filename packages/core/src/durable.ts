@@ -5,6 +5,7 @@
  */
 import {
   type CheckpointBase,
+  type CheckpointEntry,
   type CheckpointLog,
   type CheckpointStart,
   checkpointer,
@@ -18,8 +19,9 @@ import type { Continuation } from './format';
 import { inputMessages, type Message } from './messages';
 import type { ContinuableAgent, Decisions, RunOptions, RunResult } from './protocol';
 import { heartbeat } from './resume-stored';
-import type { ContinuationStore } from './store';
+import type { Claim, ContinuationStore, SaveOptions } from './store';
 import { errorText } from './store-kit';
+import { trustContinuation } from './trust';
 
 /** Options of {@link runDurably}, {@link resumeDurably}, {@link recoverRun} and {@link recover}. */
 export interface DurableOptions extends Omit<RunOptions, 'runId'> {
@@ -31,6 +33,14 @@ export interface DurableOptions extends Omit<RunOptions, 'runId'> {
    * aborts, its next write fails, and the call fails with `LEASE_LOST`.
    */
   leaseMs?: number;
+  /**
+   * Save the run's suspensions here (`runDurably`, `resumeDurably`), and note them saved in the log;
+   * a suspension the log recorded but the store never got (the process died in between) is saved
+   * by {@link recover}.
+   */
+  store?: ContinuationStore;
+  /** How to save a suspension in `store`. */
+  save?: SaveOptions;
 }
 
 /** Recovery attempts of a run before {@link recover} marks it `failed`: 3. */
@@ -87,8 +97,23 @@ export async function resumeDurably(
   options: DurableOptions = {},
 ): Promise<RunResult<unknown>> {
   const continuation = parseContinuation(input);
-  const record = await log.status(continuation.runId);
-  const known = record?.status === 'suspended' && record.suspensionId === continuation.id;
+  const known = await fenceByStep(log, continuation);
+  return resumeFenced(agent, log, continuation, decisions, options, known);
+}
+
+/**
+ * Resume a continuation the log has checked (see {@link fenceByStep}); `claim` is the store's claim
+ * it runs under, recorded in the log for recovery. For `resumeStored` with a log.
+ */
+export async function resumeFenced(
+  agent: AnyAgent,
+  log: CheckpointLog,
+  continuation: Continuation,
+  decisions: Decisions,
+  options: DurableOptions,
+  known: boolean,
+  claim?: Claim,
+): Promise<RunResult<unknown>> {
   const start: CheckpointStart = {
     type: 'start',
     runId: continuation.runId,
@@ -96,9 +121,65 @@ export async function resumeDurably(
     at: new Date().toISOString(),
     ...(known ? { fromId: continuation.id } : { from: continuation }),
     decisions,
+    ...(claim ? { claim } : {}),
   };
   const lease = await log.begin(start, leaseOptions(options));
   return driveDurably(log, lease, continuation, options, (run) => agent.resume(continuation, decisions, run));
+}
+
+/**
+ * Fencing by step: refuse (`CLAIM_CONFLICT`, nothing runs) a continuation that the run's log has
+ * moved past: the run ended after it, or suspended again at a later point. True when it is the
+ * log's own last suspension (resumed by reference); false when the log does not know the run, or
+ * the continuation is newer than anything it recorded (it went on without the log).
+ */
+export async function fenceByStep(log: CheckpointLog, continuation: Continuation): Promise<boolean> {
+  const record = await log.status(continuation.runId);
+  if (!record || record.status === 'running') return false; // `begin` refuses a running run.
+  if (record.status === 'suspended' && record.suspensionId === continuation.id) return true;
+  const stale = (why: string) =>
+    new ContinuationError(
+      'CLAIM_CONFLICT',
+      `Continuation "${continuation.id}" of run "${continuation.runId}" was already resumed: ${why}. Resume the run's latest continuation instead.`,
+      { details: { runId: continuation.runId, status: record.status, head: record.suspensionId ?? null } },
+    );
+  if (record.status === 'completed' || record.status === 'rejected')
+    throw stale(`the run's checkpoint log shows it ${record.status}`);
+  const entries = await log.read(continuation.runId);
+  const head = replayCheckpoints(entries).continuation;
+  const recorded = entries.some(
+    (entry) =>
+      (entry.type === 'suspend' && entry.suspension?.id === continuation.id) ||
+      (entry.type === 'start' && entry.from?.id === continuation.id),
+  );
+  if (recorded || (head && compareProgress(continuation, head) <= 0)) {
+    throw stale(
+      record.status === 'suspended'
+        ? `the log's last suspension is "${record.suspensionId}", at or past this one`
+        : `the log's last recorded step is at or past this one`,
+    );
+  }
+  return false;
+}
+
+/**
+ * Which of two states of one run is further on: the agent's own counters first (model calls,
+ * transcript length, decisions, settled calls of the turn), then, when equal, its sub-agents still
+ * pending, depth first. A sub-agent that completed shows in its parent's counters, so its own
+ * steps never need adding up. Positive when `a` is further on.
+ */
+function compareProgress(a: Continuation, b: Continuation): number {
+  const x = [a.step, a.messages.length, a.decisions.length, a.done.length];
+  const y = [b.step, b.messages.length, b.decisions.length, b.done.length];
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  for (const entry of a.pending) {
+    if (entry.kind !== 'agent') continue;
+    const other = b.pending.find((candidate) => candidate.toolCallId === entry.toolCallId);
+    if (other?.kind !== 'agent') continue;
+    const child = compareProgress(entry.child, other.child);
+    if (child !== 0) return child;
+  }
+  return 0;
 }
 
 /**
@@ -151,9 +232,58 @@ async function goOn(
       agent.run(next.input, { ...run, runId, metadata }),
     );
   }
-  return driveDurably(log, lease, next.continuation, options, (run) =>
-    agent.resume(next.continuation, next.decisions, run),
+  // The log's own record: a sealed agent goes on from it without a seal.
+  const continuation = trustContinuation(next.continuation);
+  return driveDurably(log, lease, continuation, options, (run) =>
+    agent.resume(continuation, next.decisions, run),
   );
+}
+
+/** The start entry of the run's last segment. */
+function lastStart(entries: readonly CheckpointEntry[]): CheckpointStart | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i]!;
+    if (entry.type === 'start') return entry;
+  }
+  return undefined;
+}
+
+/**
+ * Make the store agree with the log once a segment ended: the stored continuation the segment
+ * resumed is marked resumed (through the claim it ran under, recorded in its start entry, or a new
+ * claim once that one lapsed) and `next`, the run's next suspension, saved in the same step. A
+ * record another worker holds is left to it (it finds the log moved past it, and settles it).
+ */
+export async function settleStore(
+  store: ContinuationStore,
+  log: CheckpointLog,
+  start: CheckpointStart | undefined,
+  next: Continuation | undefined,
+  owner: string,
+  save: SaveOptions = {},
+): Promise<void> {
+  const completeOptions = next ? { ...save, next } : {};
+  const resumedId = start?.fromId ?? start?.from?.id;
+  let saved = false;
+  if (start?.claim) {
+    try {
+      await store.complete(start.claim, completeOptions);
+      saved = true;
+    } catch (error) {
+      if (!isContinuationError(error, 'LEASE_LOST')) throw error;
+    }
+  }
+  if (!saved && resumedId) {
+    try {
+      await store.complete(await store.claim(resumedId, { owner }), completeOptions);
+      saved = true;
+    } catch (error) {
+      // Missing, resumed already, failed, or held by a live worker.
+      if (!isContinuationError(error)) throw error;
+    }
+  }
+  if (!saved && next && !(await store.load(next.id))) await store.save(next, save);
+  if (next) await log.markSaved?.(next.runId, next.id);
 }
 
 /** One run handled by {@link recover}. */
@@ -197,8 +327,19 @@ export async function recover(
   agents: Readonly<Record<string, AnyAgent>>,
   options: RecoverOptions = {},
 ): Promise<RecoveredRun[]> {
-  const { store, limit: _limit, maxAttempts = DEFAULT_RECOVERY_ATTEMPTS, ...durable } = options;
-  const runIds = await log.expired({ limit: options.limit ?? 100 });
+  const { store, limit: _limit, maxAttempts = DEFAULT_RECOVERY_ATTEMPTS, save: _save, ...durable } = options;
+  const owner = durable.owner ?? crypto.randomUUID();
+  const limit = options.limit ?? 100;
+  if (store && log.unsaved) {
+    // Suspensions the log recorded and the store never got: the worker died in between.
+    for (const runId of await log.unsaved({ limit })) {
+      const entries = await log.read(runId);
+      const replay = replayCheckpoints(entries);
+      if (replay.status !== 'suspended' || !replay.continuation) continue;
+      await settleStore(store, log, lastStart(entries), replay.continuation, owner, options.save);
+    }
+  }
+  const runIds = await log.expired({ limit });
   const outcomes = await Promise.all(
     runIds.map(async (runId): Promise<RecoveredRun | undefined> => {
       const record = await log.status(runId);
@@ -212,15 +353,19 @@ export async function recover(
       }
       let lease: RunLease;
       try {
-        lease = await log.takeOver(runId, leaseOptions(durable));
+        lease = await log.takeOver(runId, leaseOptions({ ...durable, owner }));
       } catch (error) {
         if (isContinuationError(error, 'CLAIM_CONFLICT')) return undefined;
         return { runId, error };
       }
       const attempts = (await log.status(runId))?.attempts ?? 1;
       try {
-        const result = await goOn(agent, log, lease, durable);
-        if (result.status === 'suspended') await store?.save(result.continuation);
+        const start = lastStart(await log.read(runId));
+        const result = await goOn(agent, log, lease, { ...durable, owner });
+        if (store) {
+          const next = result.status === 'suspended' ? result.continuation : undefined;
+          await settleStore(store, log, start, next, owner, options.save);
+        }
         return { runId, result };
       } catch (error) {
         // Lost to another worker, or not the last attempt: the lease lapses, and a later call tries again.
@@ -241,9 +386,14 @@ async function giveUp(
   store: ContinuationStore | undefined,
 ): Promise<void> {
   const text = errorText(error);
-  const last = store ? replayCheckpoints(await log.read(lease.runId)).continuation : undefined;
+  const entries = store ? await log.read(lease.runId) : [];
+  const last = store ? replayCheckpoints(entries).continuation : undefined;
   await log.fail(lease, text);
   if (!store || !last) return;
+  // The stored continuation the failed segment resumed is settled: its successor is the failed state.
+  const start = lastStart(entries);
+  if ((start?.fromId ?? start?.from?.id) !== last.id)
+    await settleStore(store, log, start, undefined, lease.owner);
   await store.save(last);
   await store.fail(await store.claim(last.id, { owner: lease.owner }), text);
 }
@@ -255,13 +405,17 @@ async function driveDurably(
   options: DurableOptions,
   go: (options: RunOptions) => Promise<RunResult<unknown>>,
 ): Promise<RunResult<unknown>> {
-  const { owner: _owner, leaseMs = 30_000, onEvent: observe, signal, ...runOptions } = options;
-  const record = checkpointer(async (entry) => {
+  const { owner: _owner, leaseMs = 30_000, onEvent: observe, signal, store, save, ...runOptions } = options;
+  const record = checkpointer(async (entry, suspended) => {
     // Nothing more is written once the lease is known lost.
     if (beat.lost) throw beat.lost;
     // A suspension or an end releases the lease: stop renewing it first (throws if it was lost).
     if (entry.type !== 'step') await beat.stop();
     await log.append(lease, entry);
+    if (suspended && store) {
+      await store.save(suspended, save);
+      await log.markSaved?.(suspended.runId, suspended.id);
+    }
   }, base);
   // The lease is renewed between steps; a lost lease aborts the run (its tools see the signal),
   // and every later append is refused by the log, so the run writes nothing more.

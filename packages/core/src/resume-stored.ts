@@ -3,6 +3,8 @@
  * never resume it twice. The claim is renewed while the resume runs; a claimant that lost it is
  * aborted and writes nothing.
  */
+import { type CheckpointLog, replayCheckpoints } from './checkpoint';
+import { fenceByStep, recoverRun, resumeFenced } from './durable';
 import { ContinuationError, type ErrorCode, isContinuationError } from './errors';
 import type { Continuation } from './format';
 import type { ContinuableAgent, Decisions, RunEvent, RunOptions, RunResult } from './protocol';
@@ -20,6 +22,13 @@ import type { AgentStream } from './stream';
 export interface ResumeStoredOptions extends RunOptions, ClaimOptions {
   /** How to save the next continuation when the run suspends again. */
   save?: SaveOptions;
+  /**
+   * Record every step of the resume in this checkpoint log, under the claim ({@link resumeStored}
+   * only). A crash mid-run is then finished by `recover(log, agents, { store })`, which also settles
+   * the stored record, and a continuation the log has moved past is refused (`CLAIM_CONFLICT`)
+   * before anything runs.
+   */
+  log?: CheckpointLog;
 }
 
 /** Decisions, or a function that makes them from the stored continuation (e.g. from its actions). */
@@ -60,6 +69,7 @@ export async function resumeStored<Output>(
   options: ResumeStoredOptions = {},
 ): Promise<RunResult<Output>> {
   const { held, continuation, decided } = await claimChecked(store, agent, id, decisions, options);
+  if (options.log) return resumeLogged(store, agent, options.log, held, continuation, decided, options);
   const watch = watched(held, options);
   let running: Promise<RunResult<Output>>;
   try {
@@ -68,6 +78,83 @@ export async function resumeStored<Output>(
     running = Promise.reject(error);
   }
   return settle(store, held, running, watch.ran, options);
+}
+
+/**
+ * {@link resumeStored} with a checkpoint log: fence by step, record the resume's steps under the
+ * claim, settle the record by the outcome. After a crash, or an error that leaves the run going in
+ * the log, the claim is kept: `recover` finishes the run and completes it.
+ */
+async function resumeLogged<Output>(
+  store: ContinuationStore,
+  agent: ContinuableAgent<any, Output>,
+  log: CheckpointLog,
+  held: HeldClaim,
+  continuation: Continuation,
+  decisions: Decisions,
+  options: ResumeStoredOptions,
+): Promise<RunResult<Output>> {
+  const { save: _save, owner = held.claim.owner, leaseMs, log: _log, ...runOptions } = options;
+  const durable = {
+    ...runOptions,
+    owner,
+    ...(leaseMs === undefined ? {} : { leaseMs }),
+    signal: held.signal,
+  };
+  let known: boolean | 'running';
+  try {
+    const record = await log.status(continuation.runId);
+    // An earlier resume of this record began and its worker died: go on from its last step.
+    known = record?.status === 'running' ? 'running' : await fenceByStep(log, continuation);
+  } catch (error) {
+    const kept = await held.stop().then(
+      () => true,
+      () => false,
+    );
+    if (kept && isContinuationError(error, 'CLAIM_CONFLICT') && error.details) {
+      // The log moved past it: an earlier resume went on. The record is resumed; the log's last
+      // suspension takes its place when the store lacks it.
+      const replay = replayCheckpoints(await log.read(continuation.runId));
+      const next = replay.status === 'suspended' ? replay.continuation : undefined;
+      const missing = next && !(await store.load(next.id));
+      await store.complete(held.claim, missing ? { ...options.save, next } : {});
+      if (next) await log.markSaved?.(next.runId, next.id);
+    } else if (kept) await store.release(held.claim);
+    throw error;
+  }
+  const running =
+    known === 'running'
+      ? recoverRun(agent, log, continuation.runId, durable)
+      : resumeFenced(agent, log, continuation, decisions, durable, known, held.claim);
+  return settleLogged(store, log, held, running, options);
+}
+
+/** Settle the record of a logged resume: complete it (saving a suspension) once the run ended or suspended. */
+async function settleLogged<Output>(
+  store: ContinuationStore,
+  log: CheckpointLog,
+  held: HeldClaim,
+  running: Promise<RunResult<unknown>>,
+  options: ResumeStoredOptions,
+): Promise<RunResult<Output>> {
+  let result: RunResult<unknown>;
+  try {
+    result = await running;
+  } catch (error) {
+    const kept = await held.stop().then(
+      () => true,
+      () => false,
+    );
+    // Refused before the log began (the run is under way elsewhere): give the claim back.
+    if (kept && isContinuationError(error, 'CLAIM_CONFLICT')) await store.release(held.claim);
+    // Otherwise the log holds the run: recovery goes on from its last step and settles the record.
+    throw error;
+  }
+  await held.stop();
+  const next = result.status === 'suspended' ? result.continuation : undefined;
+  await store.complete(held.claim, next ? { ...options.save, next } : {});
+  if (next) await log.markSaved?.(next.runId, next.id);
+  return result as RunResult<Output>;
 }
 
 /** An agent that can stream a resume, like the engine's agents. */

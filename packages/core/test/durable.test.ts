@@ -1,0 +1,300 @@
+/**
+ * Durable runs in process (the in-memory checkpoint log and store): the log and the store move
+ * together, and a continuation the log has moved past is refused (issue 11 item 10).
+ */
+import {
+  type CheckpointLog,
+  createContinuableAgent,
+  createMemoryStore,
+  defineTool,
+  isContinuationError,
+  recover,
+  replayCheckpoints,
+  resumeDurably,
+  resumeStored,
+  runDurably,
+} from '@agent-continuations/core';
+import { createMemoryCheckpointLog, scriptedModel } from '@agent-continuations/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const lapse = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+function payTool(gate: { hang: boolean; dead?: () => void } = { hang: false }) {
+  const calls: string[] = [];
+  const tool = defineTool({
+    name: 'pay',
+    parameters: z.object({ n: z.string() }),
+    needsApproval: true,
+    execute: ({ n }, ctx) => {
+      calls.push(ctx.idempotencyKey);
+      if (gate.hang) {
+        // The process dies here: after the side effect, before its result is recorded.
+        gate.dead?.();
+        return new Promise<string>(() => {});
+      }
+      return n;
+    },
+  });
+  return { tool, calls };
+}
+
+function payAgent(name: string, gate?: { hang: boolean; dead?: () => void }) {
+  const { tool, calls } = payTool(gate);
+  const agent = createContinuableAgent({
+    name,
+    model: scriptedModel([{ toolCalls: [{ name: 'pay', args: { n: 'a' } }] }, 'done']),
+    tools: [tool],
+  });
+  return { agent, calls };
+}
+
+/** A log whose writes never settle once `kill()` was called: a dead worker's view of it. */
+function killable(log: CheckpointLog) {
+  let dead = false;
+  const hang = <T>() => new Promise<T>(() => {});
+  const view: CheckpointLog = {
+    begin: (start, options) => (dead ? hang() : log.begin(start, options)),
+    append: (lease, entry) => (dead ? hang() : log.append(lease, entry)),
+    renew: (lease) => (dead ? hang() : log.renew(lease)),
+    fail: (lease, error) => (dead ? hang() : log.fail(lease, error)),
+    read: (runId) => log.read(runId),
+    status: (runId) => log.status(runId),
+    expired: (options) => log.expired(options),
+    takeOver: (runId, options) => log.takeOver(runId, options),
+  };
+  return {
+    view,
+    kill: () => {
+      dead = true;
+    },
+  };
+}
+
+describe('durable runs: fencing by step (item 10 c)', () => {
+  it('resumeDurably refuses a continuation the log has moved past (CLAIM_CONFLICT), and runs nothing', async () => {
+    const { agent, calls } = payAgent('twice');
+    const log = createMemoryCheckpointLog();
+    const first = await runDurably(agent, log, 'go', { runId: 'twice-1' });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const approve = { [first.actions[0]!.id]: { type: 'approve' as const } };
+    expect((await resumeDurably(agent, log, first.continuation, approve)).status).toBe('completed');
+    const again = resumeDurably(agent, log, first.continuation, approve);
+    await expect(again).rejects.toSatisfy((error) => isContinuationError(error, 'CLAIM_CONFLICT'));
+    await expect(again).rejects.toThrow(/already resumed.*completed/);
+    expect(calls).toHaveLength(1);
+    expect(replayCheckpoints(await log.read('twice-1')).status).toBe('completed');
+  });
+
+  it('refuses an older suspension of a run that suspended again later, and accepts the newest', async () => {
+    const calls: string[] = [];
+    const pay = defineTool({
+      name: 'pay',
+      parameters: z.object({ n: z.string() }),
+      needsApproval: true,
+      execute: ({ n }, ctx) => {
+        calls.push(ctx.idempotencyKey);
+        return n;
+      },
+    });
+    const agent = createContinuableAgent({
+      name: 'two-approvals',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'pay', args: { n: 'a' } }] },
+        { toolCalls: [{ name: 'pay', args: { n: 'b' } }] },
+        'done',
+      ]),
+      tools: [pay],
+    });
+    const log = createMemoryCheckpointLog();
+    const first = await runDurably(agent, log, 'go', { runId: 'two-1' });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const second = await resumeDurably(agent, log, first.continuation, {
+      [first.actions[0]!.id]: { type: 'approve' },
+    });
+    if (second.status !== 'suspended') throw new Error('expected a second suspension');
+    await expect(
+      resumeDurably(agent, log, first.continuation, { [first.actions[0]!.id]: { type: 'approve' } }),
+    ).rejects.toThrow(/already resumed/);
+    // A copy of the newest one that went through JSON is still the log's head.
+    const third = await resumeDurably(agent, log, JSON.stringify(second.continuation), {
+      [second.actions[0]!.id]: { type: 'approve' },
+    });
+    expect(third.status).toBe('completed');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('resumeStored with a log refuses a continuation the log moved past, and marks its record resumed', async () => {
+    const { agent, calls } = payAgent('stored-stale');
+    const log = createMemoryCheckpointLog();
+    const store = createMemoryStore();
+    const first = await runDurably(agent, log, 'go', { runId: 'stale-1', store });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const approve = { [first.actions[0]!.id]: { type: 'approve' as const } };
+    // The approval ran durably outside the store (another path), and the stored record was left.
+    await resumeDurably(agent, log, first.continuation, approve);
+    await expect(resumeStored(store, agent, first.continuation.id, approve, { log })).rejects.toSatisfy(
+      (error) => isContinuationError(error, 'CLAIM_CONFLICT'),
+    );
+    expect(calls).toHaveLength(1);
+    expect((await store.load(first.continuation.id))?.status).toBe('completed');
+  });
+});
+
+describe('durable runs: the log and the store move together (item 10 a, b)', () => {
+  it('checkpointer: parallel tool calls of one turn are each recorded once, so the log replays', async () => {
+    const lookup = defineTool({
+      name: 'lookup',
+      parameters: z.object({ n: z.string() }),
+      execute: async ({ n }) => n,
+    });
+    const agent = createContinuableAgent({
+      name: 'parallel',
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { name: 'lookup', args: { n: 'a' } },
+            { name: 'lookup', args: { n: 'b' } },
+          ],
+        },
+        () => {
+          throw new Error('model down');
+        },
+      ]),
+      tools: [lookup],
+    });
+    const log = createMemoryCheckpointLog();
+    await expect(runDurably(agent, log, 'go', { runId: 'parallel-1' })).rejects.toThrow('model down');
+    const replay = replayCheckpoints(await log.read('parallel-1'));
+    expect(replay.continuation?.done.map((done) => done.toolCallId).sort()).toEqual(['call_1_0', 'call_1_1']);
+  });
+
+  it('recover: a sealed agent goes on from its own checkpoint log', async () => {
+    const calls: string[] = [];
+    const lookup = defineTool({
+      name: 'lookup',
+      parameters: z.object({ n: z.string() }),
+      execute: ({ n }, ctx) => {
+        calls.push(ctx.idempotencyKey);
+        return n;
+      },
+    });
+    let failures = 1;
+    const agent = createContinuableAgent({
+      name: 'sealed-durable',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'lookup', args: { n: 'a' } }] },
+        () => {
+          if (failures-- > 0) throw new Error('model down');
+          return 'done';
+        },
+      ]),
+      tools: [lookup],
+      seal: { secret: 'durable-secret' },
+    });
+    const log = createMemoryCheckpointLog();
+    await expect(runDurably(agent, log, 'go', { runId: 'sealed-1', leaseMs: 20 })).rejects.toThrow(
+      'model down',
+    );
+    await lapse(60);
+    const [recovered] = await recover(log, { [agent.name]: agent }, { leaseMs: 5_000 });
+    expect(recovered?.error).toBeUndefined();
+    expect(recovered?.result?.status).toBe('completed');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('(b) recover finishes a killed durable resume of a claimed record and completes the record', async () => {
+    const gate: { hang: boolean; dead?: () => void } = { hang: true };
+    const { agent, calls } = payAgent('orphan', gate);
+    const log = createMemoryCheckpointLog();
+    const store = createMemoryStore();
+    const first = await runDurably(agent, log, 'go', { runId: 'orphan-1', store });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    await store.claim(first.continuation.id, { owner: 'worker-1', leaseMs: 20 });
+    const worker = killable(log);
+    gate.dead = worker.kill;
+    void resumeDurably(
+      agent,
+      worker.view,
+      first.continuation,
+      { [first.actions[0]!.id]: { type: 'approve' } },
+      {
+        owner: 'worker-1',
+        leaseMs: 20,
+      },
+    );
+    await lapse(80);
+    gate.hang = false;
+    const [recovered] = await recover(log, { [agent.name]: agent }, { store, leaseMs: 5_000 });
+    expect(recovered?.result?.status).toBe('completed');
+    expect(calls).toHaveLength(2); // the documented at-least-once edge: it died before recording the result
+    expect(new Set(calls).size).toBe(1); // with the same idempotency key
+    expect((await store.list({ status: ['suspended', 'claimed'] })).items).toEqual([]);
+    expect((await store.load(first.continuation.id))?.status).toBe('completed');
+  });
+
+  it('(b) resumeStored with a log, killed mid-run: recover completes the claim it ran under and saves the next suspension in the same step', async () => {
+    const gate: { hang: boolean; dead?: () => void } = { hang: true };
+    const calls: string[] = [];
+    const pay = defineTool({
+      name: 'pay',
+      parameters: z.object({ n: z.string() }),
+      needsApproval: true,
+      execute: ({ n }, ctx) => {
+        calls.push(ctx.idempotencyKey);
+        if (gate.hang) {
+          gate.dead?.();
+          return new Promise<string>(() => {});
+        }
+        return n;
+      },
+    });
+    const agent = createContinuableAgent({
+      name: 'orphan-stored',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'pay', args: { n: 'a' } }] },
+        { toolCalls: [{ name: 'pay', args: { n: 'b' } }] },
+        'done',
+      ]),
+      tools: [pay],
+    });
+    const log = createMemoryCheckpointLog();
+    const store = createMemoryStore();
+    const first = await runDurably(agent, log, 'go', { runId: 'orphan-2', store });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const worker = killable(log);
+    gate.dead = worker.kill;
+    void resumeStored(
+      store,
+      agent,
+      first.continuation.id,
+      { [first.actions[0]!.id]: { type: 'approve' } },
+      {
+        log: worker.view,
+        owner: 'worker-1',
+        leaseMs: 20,
+      },
+    );
+    await lapse(80);
+    gate.hang = false;
+    const [recovered] = await recover(log, { [agent.name]: agent }, { store, leaseMs: 5_000 });
+    expect(recovered?.result?.status).toBe('suspended');
+    if (recovered?.result?.status !== 'suspended') return;
+    const next = recovered.result.continuation;
+    expect((await store.load(first.continuation.id))?.status).toBe('completed');
+    const waiting = (await store.list({ status: 'suspended' })).items.map((item) => item.id);
+    expect(waiting).toEqual([next.id]);
+    const done = await resumeStored(
+      store,
+      agent,
+      next.id,
+      { [recovered.result.actions[0]!.id]: { type: 'approve' } },
+      {
+        log,
+      },
+    );
+    expect(done.status).toBe('completed');
+    expect(calls.length).toBe(3); // call a twice (the at-least-once edge, same key), b once
+    expect(new Set(calls).size).toBe(2);
+  });
+});
