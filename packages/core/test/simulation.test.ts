@@ -4,10 +4,14 @@
  * `pnpm simulate --seed N`.
  */
 import {
+  agentTool,
   type CheckpointLog,
+  type Continuation,
   createContinuableAgent,
   createMemoryStore,
+  type Decisions,
   defineTool,
+  listActions,
   recover,
   replayCheckpoints,
   resumeDurably,
@@ -109,7 +113,7 @@ describe('bugs found by the fault simulation (reproductions)', () => {
   };
   const lapse = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-  // Seed 31 (`pnpm simulate --seed 31`): a durable run's worker dies after a turn of parallel calls.
+  // Durable sequences whose worker died after a turn of parallel calls (`pnpm simulate --modes durable`).
   it.fails('checkpointer: parallel tool calls of one turn are each recorded once, so the log can be replayed', async () => {
     const { tool } = lookup();
     const agent = createContinuableAgent({
@@ -135,7 +139,7 @@ describe('bugs found by the fault simulation (reproductions)', () => {
     expect(replay.continuation?.done.map((done) => done.toolCallId).sort()).toEqual(['call_1_0', 'call_1_1']);
   });
 
-  // Seed 17 (`pnpm simulate --seed 17`): a sealed agent's durable run fails, and recovery refuses its own log.
+  // Sealed durable sequences with a model error (`pnpm simulate --modes durable`): recovery refuses its own log.
   it.fails('recover: a sealed agent goes on from its own checkpoint log (today SEAL_MISSING, forever)', async () => {
     const { tool, calls } = lookup();
     let failures = 1;
@@ -163,7 +167,7 @@ describe('bugs found by the fault simulation (reproductions)', () => {
     expect(calls).toHaveLength(1);
   });
 
-  // Issue 10 (c); seeds 2, 17, 254: the same approved continuation resumed twice with a log.
+  // Issue 10 (c); durable sequences with a duplicate delivery: the same approved continuation resumed twice.
   it.fails('resumeDurably: a continuation the log has moved past is refused and runs nothing', async () => {
     const gate = { hang: false };
     const { tool, calls } = pay(gate);
@@ -181,7 +185,100 @@ describe('bugs found by the fault simulation (reproductions)', () => {
     expect(calls).toHaveLength(1);
   });
 
-  // Issue 10 (a); seeds 38, 44, 244: the worker dies after the log recorded the suspension, before the store saved it.
+  // Seed 19 (`pnpm simulate --seed 19 --modes durable`): fencing by step must not count only the
+  // steps of sub-agents still pending: once a sub-agent completes, its model calls leave that sum,
+  // and an older continuation (whose sub-agent was still busy) looks newer than the log's head.
+  it.fails('resumeDurably: an older continuation whose sub-agent was mid-run is refused once the log moved past it', async () => {
+    const { tool: lookupTool } = lookup();
+    const { tool: payTool, calls } = pay({ hang: false });
+    const child = createContinuableAgent({
+      name: 'busy-child',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'lookup', args: { n: 'c1' } }] },
+        { toolCalls: [{ name: 'lookup', args: { n: 'c2' } }] },
+        { toolCalls: [{ name: 'pay', args: { n: 'child' } }] },
+        'child done',
+      ]),
+      tools: [lookupTool, payTool],
+    });
+    const root = createContinuableAgent({
+      name: 'busy-root',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'child', args: { input: 'go' } }] },
+        { toolCalls: [{ name: 'pay', args: { n: 'root' } }] },
+        'done',
+      ]),
+      tools: [agentTool(child, { name: 'child' }), payTool],
+    });
+    const log = createMemoryCheckpointLog();
+    const first = await runDurably(root, log, 'go', { runId: 'busy-1' });
+    if (first.status !== 'suspended') throw new Error('expected the child to wait');
+    const approve = { [first.actions[0]!.id]: { type: 'approve' as const } };
+    const second = await resumeDurably(root, log, first.continuation, approve);
+    expect(second.status).toBe('suspended'); // the child completed; the root waits for its own pay
+    expect(calls).toHaveLength(1);
+    await expect(resumeDurably(root, log, first.continuation, approve)).rejects.toThrow();
+    expect(calls).toHaveLength(1);
+  });
+
+  // Seed 61 (`pnpm simulate --seed 61 --modes durable`): two sub-agents run in parallel; each
+  // nested checkpoint carries the parent's stale copy of the other one's state, and the log keeps
+  // whichever came last, so a sibling's applied approval is lost and recovery asks for it again.
+  it.fails("checkpoints of parallel sub-agents keep each other's progress, so recovery runs nothing twice", async () => {
+    const { tool, calls } = pay({ hang: false });
+    let failures = 1;
+    const a = createContinuableAgent({
+      name: 'sibling-a',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'pay', args: { n: 'a1' } }] },
+        { toolCalls: [{ name: 'pay', args: { n: 'a2' } }] },
+        'a done',
+      ]),
+      tools: [tool],
+    });
+    const b = createContinuableAgent({
+      name: 'sibling-b',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'pay', args: { n: 'b1' } }] },
+        () => {
+          if (failures-- > 0) throw new Error('model down');
+          return 'b done';
+        },
+      ]),
+      tools: [tool],
+    });
+    const root = createContinuableAgent({
+      name: 'siblings',
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { name: 'ask_a', args: { input: 'x' } },
+            { name: 'ask_b', args: { input: 'y' } },
+          ],
+        },
+        'done',
+      ]),
+      tools: [agentTool(a, { name: 'ask_a' }), agentTool(b, { name: 'ask_b' })],
+    });
+    const approveAll = (continuation: Continuation): Decisions =>
+      Object.fromEntries(listActions(continuation).map((action) => [action.id, { type: 'approve' }]));
+    const log = createMemoryCheckpointLog();
+    const first = await runDurably(root, log, 'go', { runId: 'siblings-1' });
+    if (first.status !== 'suspended') throw new Error('expected both siblings to wait');
+    await expect(
+      resumeDurably(root, log, first.continuation, approveAll(first.continuation), { leaseMs: 20 }),
+    ).rejects.toThrow('model down');
+    expect(calls).toHaveLength(2); // a1 and b1 ran
+    await lapse(60);
+    const [recovered] = await recover(log, { [root.name]: root }, { leaseMs: 5_000 });
+    if (recovered?.result?.status !== 'suspended') throw new Error('expected sibling a to wait for a2');
+    // Today b1 is listed again (call_1_1/call_1_0) beside a2, and approving it pays b1 twice.
+    expect(listActions(recovered.result.continuation).map((action) => action.id)).toEqual([
+      'call_1_0/call_2_0',
+    ]);
+  });
+
+  // Issue 10 (a); seeds 18, 38 (`--modes durable`): the worker dies after the log recorded the suspension, before the store saved it.
   it.fails('recover: a suspension the log holds and the store lacks is saved to the store', async () => {
     const { tool } = pay({ hang: false });
     const agent = createContinuableAgent({
@@ -199,7 +296,7 @@ describe('bugs found by the fault simulation (reproductions)', () => {
     expect(items.map((item) => item.id)).toEqual([first.continuation.id]);
   });
 
-  // Issue 10 (b); seeds 41, 69, 1413 (durable): a worker dies while resuming a claimed record durably.
+  // Issue 10 (b); seed 3 (`--modes durable`): a worker dies while resuming a claimed record durably.
   it.fails('recover: a run finished by recovery leaves no claimed record waiting again in the store', async () => {
     const gate: { hang: boolean; dead?: () => void } = { hang: true };
     const { tool, calls } = pay(gate);

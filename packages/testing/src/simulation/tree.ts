@@ -186,6 +186,7 @@ function sideEffect(name: 'lookup' | 'pay' | 'confirm', env: TreeEnvironment): C
       // The tool runs again from its start once answered: the side effect comes after the question.
       if (name === 'confirm') ANSWER.parse(await ctx.requestInput({ n: args.n }));
       await faults.point(process, `${name} ${args.n}:before`, { lapse: true });
+      faults.note(`  . ${name} ${args.n} ran in process ${process.id} (key ${ctx.idempotencyKey})`);
       ledger.execute({
         nonce: args.n,
         key: ctx.idempotencyKey,
