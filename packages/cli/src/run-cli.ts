@@ -5,8 +5,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ContinuationStore } from '@agent-continuations/core';
-import { isContinuationError } from '@agent-continuations/core';
+import {
+  type ContinuationStore,
+  createEncryption,
+  type Encryption,
+  type EncryptionOptions,
+  isContinuationError,
+} from '@agent-continuations/core';
 import type { Command, CommandContext, CommandOutput } from './context';
 import { answer, approve, reject, resume } from './decide';
 import { exportCommand, importCommand, validate, verify } from './files';
@@ -42,6 +47,7 @@ const COMMANDS: Record<string, Command> = {
 
 const GLOBAL = {
   store: { type: 'string', short: 's' },
+  'encryption-env': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -95,7 +101,8 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
               'or AGENT_CONTINUATIONS_STORE.',
           );
         }
-        opened ??= await openStore(url, out.cwd);
+        const encryption = encryptionFrom(out.env, values['encryption-env']);
+        opened ??= await openStore(url, out.cwd, encryption ? { encryption } : {});
         return opened.store;
       },
       read: (file) => readInput(out, file),
@@ -151,6 +158,40 @@ function fail(io: CliIo, error: unknown, json: boolean): number {
   return usage ? EXIT.usage : EXIT.refused;
 }
 
+/**
+ * The store's encryption at rest, from the variable `--encryption-env` names: the JSON of
+ * `createEncryption`'s options, `{ "currentKeyId": "2025-06", "keys": { "2025-06": "<base64>" } }`.
+ */
+function encryptionFrom(
+  env: Record<string, string | undefined>,
+  name: string | boolean | string[] | undefined,
+): Encryption | undefined {
+  if (typeof name !== 'string') return undefined;
+  const text = env[name];
+  if (!text)
+    throw new UsageError(
+      `The environment variable ${name} (the store's encryption keys) is not set or empty.`,
+    );
+  let options: EncryptionOptions;
+  try {
+    options = JSON.parse(text) as EncryptionOptions;
+  } catch {
+    throw new UsageError(
+      `${name} is not JSON: give { "currentKeyId": "<id>", "keys": { "<id>": "<base64 of 32 bytes>" } }.`,
+    );
+  }
+  if (typeof options !== 'object' || options === null || typeof options.keys !== 'object') {
+    throw new UsageError(
+      `${name} must be { "currentKeyId": "<id>", "keys": { "<id>": "<base64 of 32 bytes>" } }.`,
+    );
+  }
+  try {
+    return createEncryption(options);
+  } catch (error) {
+    throw new UsageError(`${name} holds unusable keys: ${(error as Error).message}`);
+  }
+}
+
 async function readInput(io: CliIo, file: string): Promise<string> {
   if (file === '-') return io.stdin();
   try {
@@ -178,7 +219,8 @@ function help(): string {
     ...Object.values(COMMANDS).flatMap((command) => [`  ${command.usage}`, `      ${command.summary}`]),
     '',
     'The store: --store sqlite:./agents.db | postgres://host/db[?schema=&table=] | redis://host:6379[?prefix=]',
-    '(or the AGENT_CONTINUATIONS_STORE environment variable). --agents FILE: a module exporting your agents',
+    '(or the AGENT_CONTINUATIONS_STORE environment variable); --encryption-env NAME when it is encrypted at rest',
+    '(NAME holds {"currentKeyId": ..., "keys": {...}}). --agents FILE: a module exporting your agents',
     '(or AGENT_CONTINUATIONS_AGENTS). --json prints JSON for scripts.',
     'Exit codes: 0 done, 1 refused or failed (the error code is printed), 2 usage error.',
   ].join('\n');

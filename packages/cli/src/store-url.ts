@@ -4,7 +4,7 @@
  */
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
-import type { ContinuationStore } from '@agent-continuations/core';
+import type { ContinuationStore, Encryption } from '@agent-continuations/core';
 import { UsageError } from './usage-error';
 
 /** A parsed store URL: which store, and the options its factory gets. */
@@ -58,21 +58,33 @@ export function parseStoreUrl(text: string, cwd: string = process.cwd()): StoreT
  * @example
  * ```ts
  * const { store, close } = await openStore('sqlite:./agents.db');
+ * const encrypted = await openStore(url, process.cwd(), { encryption: createEncryption(keys) });
  * console.log((await store.list()).items.length);
  * await close();
  * ```
  */
-export async function openStore(text: string, cwd: string = process.cwd()): Promise<OpenStore> {
+export async function openStore(
+  text: string,
+  cwd: string = process.cwd(),
+  options: { encryption?: Encryption } = {},
+): Promise<OpenStore> {
   const target = parseStoreUrl(text, cwd);
-  const store = await createStore(target);
+  const store = await createStore(target, options.encryption ? { encryption: options.encryption } : {});
   return { store, target, close: async () => store.close?.() };
 }
 
-async function createStore(target: StoreTarget): Promise<ContinuationStore> {
+async function createStore(
+  target: StoreTarget,
+  extra: { encryption?: Encryption },
+): Promise<ContinuationStore> {
   switch (target.kind) {
     case 'sqlite': {
       const { createSqliteStore } = await load('sqlite', () => import('@agent-continuations/store-sqlite'));
-      return createSqliteStore({ path: target.path, ...(target.table ? { table: target.table } : {}) });
+      return createSqliteStore({
+        path: target.path,
+        ...(target.table ? { table: target.table } : {}),
+        ...extra,
+      });
     }
     case 'postgres': {
       const { createPostgresStore } = await load(
@@ -80,14 +92,14 @@ async function createStore(target: StoreTarget): Promise<ContinuationStore> {
         () => import('@agent-continuations/store-postgres'),
       );
       const { kind: _kind, ...options } = target;
-      return createPostgresStore(options);
+      return createPostgresStore({ ...options, ...extra });
     }
     case 'redis': {
       const { createRedisStore } = await load('redis', () => import('@agent-continuations/store-redis'));
       const { kind: _kind, ...options } = target;
       // ioredis retries a refused connection for many seconds, logging each try: fail at once instead.
       await reachable(new URL(target.url));
-      return createRedisStore(options);
+      return createRedisStore({ ...options, ...extra });
     }
   }
 }

@@ -3,11 +3,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serializeContinuation } from '@agent-continuations/core';
+import { createEncryption, serializeContinuation } from '@agent-continuations/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src';
 import { AGENTS, type CliWorkspace, cliWorkspace } from './cli-harness';
-import { helpdesk } from './fixtures/agents';
+import { helpdesk, refunds } from './fixtures/agents';
 
 const SLOW = 240_000;
 
@@ -179,6 +179,56 @@ describe('agent-continuations usage', () => {
         'suspended',
       ]);
       await reopened.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'reads a store encrypted at rest with the keys from --encryption-env, and says DECRYPT_FAILED without them',
+    async () => {
+      const url = `sqlite:${join(ws.dir, 'encrypted.db')}`;
+      const keys = { currentKeyId: '2026-12', keys: { '2026-12': Buffer.alloc(32, 7).toString('base64') } };
+      const suspended = await refunds.run('Refund order A-1');
+      if (suspended.status !== 'suspended') throw new Error('expected a suspension');
+      const id = suspended.continuation.id;
+      const { store, close } = await openStore(url, ws.dir, { encryption: createEncryption(keys) });
+      await store.save(suspended.continuation);
+      await close();
+      const env = { STORE_KEYS: JSON.stringify(keys), BAD_KEYS: '{"currentKeyId":"x","keys":{}}' };
+
+      const [listed, shown, badKeys, withKeys] = await Promise.all([
+        ws.cli(['list', '--store', url, '--json']),
+        ws.cli(['show', id, '--store', url, '--json']),
+        ws.cli(['show', id, '--store', url, '--encryption-env', 'BAD_KEYS'], { env }),
+        ws.cli(['show', id, '--store', url, '--encryption-env', 'STORE_KEYS', '--json'], { env }),
+      ]);
+      expect(listed.code).toBe(0);
+      expect(listed.json.items[0].actionsError).toMatch(/^DECRYPT_FAILED: /);
+      expect(shown.code).toBe(1);
+      expect(shown.json.error.code).toBe('DECRYPT_FAILED');
+      expect(badKeys.code).toBe(2);
+      expect(badKeys.stderr).toContain('BAD_KEYS holds unusable keys');
+      expect(withKeys.code).toBe(0);
+      expect(withKeys.json.actions.map((action: { id: string }) => action.id)).toEqual(['refund_1']);
+
+      const approved = await ws.cli(
+        [
+          'approve',
+          id,
+          'refund_1',
+          '--agents',
+          AGENTS,
+          '--store',
+          url,
+          '--encryption-env',
+          'STORE_KEYS',
+          '--json',
+        ],
+        { env },
+      );
+      expect(approved.code).toBe(0);
+      expect(approved.json).toMatchObject({ status: 'completed', output: 'refunds: {"refunded":30}' });
+      expect(ws.runs().refund).toBe(1);
     },
     SLOW,
   );
