@@ -40,118 +40,31 @@ import {
   STEP_CALLBACK,
   stopConditionsOf,
 } from './compat';
-import { toModelMessages, toNeutralMessages } from './messages';
-import { createModelPort } from './model-port';
 import {
-  type ContinuableGenerateResult,
-  type ContinuableStream,
-  continuableStream,
-  generateResult,
-  type ResultContext,
-} from './sdk-results';
+  checkNotApprovals,
+  checkTools,
+  fingerprintInstructions,
+  isSdkParameters,
+  toNeutralInput,
+  withoutUndefined,
+} from './inputs';
+import { toModelMessages } from './messages';
+import { createModelPort } from './model-port';
+import { type ContinuableStream, continuableStream, generateResult, type ResultContext } from './sdk-results';
 import { checkCallParameters, checkSettings } from './settings';
 import { finishEvent, stepsOf, stopWhenPredicate } from './steps';
 import { toEngineTools } from './tools';
-
-/** Options of {@link continuable}. */
-export interface ContinuableOptions {
-  /** The agent's name: continuations record it, and only an agent of this name resumes them. */
-  name: string;
-  /** Shown to a parent model when this agent is a tool (see `agentTool`). */
-  description?: string;
-  /** Predicates checked before every model call (`everyTurns`, `maxTokens`, `onAbort`, ...). */
-  suspendWhen?: SuspendWhen | readonly SuspendWhen[];
-  /** On a rejected call: tell the model and go on (default), or end the run as rejected. */
-  onReject?: 'continue' | 'end';
-  /** A tool that throws: its message goes to the model (default), or the run throws. */
-  toolErrors?: 'model' | 'throw';
-  /** The engine's step limit per `run` / `resume` (predicate `maxSteps`); the core's default otherwise. */
-  maxSteps?: number;
-}
-
-/** A run's input: a prompt, or an AI SDK conversation. */
-export type VercelAgentInput = string | ModelMessage[];
-
-/** What `stream()` accepts: a new input, or a continuation with decisions. */
-export type VercelStreamInput =
-  | VercelAgentInput
-  | { continuation: Continuation | string; decisions?: Decisions };
-
-/** Options of `run`, `resume` and `stream`: the core's, and the agent's call options. */
-export interface VercelRunOptions<CallOptions = unknown> extends RunOptions {
-  /** The call options of a `ToolLoopAgent` with `callOptionsSchema` / `prepareCall` (`run` and `stream` of a new input). */
-  options?: CallOptions;
-}
-
-/** The parameters of the SDK's `agent.generate()` / `agent.stream()`. */
-export type SdkCallParameters<CallOptions = unknown> = (
-  | { prompt: VercelAgentInput }
-  | { messages: ModelMessage[] }
-) & {
-  options?: CallOptions;
-  abortSignal?: AbortSignal;
-  onStepFinish?: (step: never) => unknown;
-  /** ai@7's name of `onStepFinish`. */
-  onStepEnd?: (step: never) => unknown;
-  experimental_transform?: unknown;
-  timeout?: unknown;
-};
-
-/** A continuable AI SDK agent: the core's protocol, plus the SDK's `generate` / `stream` shapes. */
-export interface VercelContinuableAgent<Output = string, CallOptions = unknown>
-  extends ContinuableAgent<VercelAgentInput, Output> {
-  readonly framework: 'vercel-ai';
-  /** As on a `ToolLoopAgent` (what `createAgentUIStreamResponse` reads): */
-  readonly version: 'agent-v1';
-  readonly id: string | undefined;
-  readonly tools: Record<string, Tool>;
-  run(input: VercelAgentInput, options?: VercelRunOptions<CallOptions>): Promise<RunResult<Output>>;
-  resume(
-    continuation: Continuation | string,
-    decisions?: Decisions,
-    options?: RunOptions,
-  ): Promise<RunResult<Output>>;
-  /**
-   * Run or resume while yielding text deltas and tool events; the last event carries the result.
-   * The stream has the SDK's members too (`textStream`, `text`, `toUIMessageStream()`, ...).
-   */
-  stream(input: VercelStreamInput, options?: VercelRunOptions<CallOptions>): ContinuableStream<Output>;
-  /** The SDK's `agent.stream({ prompt | messages, options, abortSignal })`, as `createAgentUIStreamResponse` calls it. */
-  stream(parameters: SdkCallParameters<CallOptions>): Promise<ContinuableStreamResult<Output>>;
-  /** The SDK's `agent.generate({ prompt | messages, options, abortSignal })`; `result` holds the run's result. */
-  generate(parameters: SdkCallParameters<CallOptions>): Promise<ContinuableGenerateTextResult<Output>>;
-  checkDecisions(
-    continuation: Continuation,
-    decisions: Decisions,
-    options?: Pick<RunOptions, 'allowChangedAgent'>,
-  ): Promise<void>;
-}
-
-/** An SDK-shaped streamed run: the SDK's `StreamTextResult`, the core's event stream, and the continuation. */
-export type ContinuableStreamResult<Output> = ContinuableStream<Output> & StreamTextResult<ToolSet, any>;
-
-/** An SDK-shaped finished run: the SDK's `GenerateTextResult`, the run's result and the continuation. */
-export type ContinuableGenerateTextResult<Output> = ContinuableGenerateResult<Output> &
-  GenerateTextResult<ToolSet, any>;
-
-/** The settings `continuable()` reads: those of `generateText`, or of a `ToolLoopAgent`. */
-export type ContinuableSettings = { model: unknown; tools?: Record<string, Tool> } & Record<string, unknown>;
-
-/** The completed output of an agent or settings: the parsed `output`, or the text. */
-export type OutputOf<A> = A extends { generate(...args: any[]): PromiseLike<{ output: infer O }> }
-  ? [O] extends [never]
-    ? string
-    : O
-  : A extends { output: { parseCompleteOutput(...args: any[]): PromiseLike<infer O> } }
-    ? O
-    : string;
-
-/** The call options of a `ToolLoopAgent` with `callOptionsSchema`. */
-export type CallOptionsOf<A> = A extends { generate(options: infer P): any }
-  ? P extends { options: infer C }
-    ? C
-    : never
-  : never;
+import type {
+  CallOptionsOf,
+  ContinuableOptions,
+  ContinuableSettings,
+  OutputOf,
+  SdkCallParameters,
+  VercelAgentInput,
+  VercelContinuableAgent,
+  VercelRunOptions,
+  VercelStreamInput,
+} from './types';
 
 /**
  * Make an AI SDK agent continuable: it suspends for approvals, human input, suspended sub-agents
@@ -440,72 +353,4 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
     },
   };
   return agent as unknown as VercelContinuableAgent<Output, CallOptions>;
-}
-
-/** The SDK's `{ prompt }` / `{ messages }` parameters, as opposed to this adapter's inputs. */
-function isSdkParameters(input: unknown): input is SdkCallParameters {
-  return (
-    typeof input === 'object' &&
-    input !== null &&
-    !Array.isArray(input) &&
-    !('continuation' in input) &&
-    ('prompt' in input || 'messages' in input)
-  );
-}
-
-function checkTools(settings: AnySettings): void {
-  for (const [name, tool] of Object.entries(settings.tools ?? {})) {
-    if (typeof tool !== 'object' || tool === null || !('inputSchema' in tool)) {
-      throw new ContinuationError(
-        'INVALID_OPERATION',
-        `Tool "${name}" is not an AI SDK tool (it has no inputSchema).`,
-      );
-    }
-  }
-}
-
-function withoutUndefined(values: AnySettings): AnySettings {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
-}
-
-function toNeutralInput(input: VercelAgentInput) {
-  if (typeof input === 'string') return input;
-  if (!Array.isArray(input)) {
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      'A run takes a prompt string or an array of AI SDK messages.',
-    );
-  }
-  checkNotApprovals(input);
-  return toNeutralMessages(input);
-}
-
-/** Refuse the messages useChat posts back with approval responses: they belong to a suspended run. */
-function checkNotApprovals(input: VercelAgentInput): void {
-  if (!Array.isArray(input)) return;
-  const last = input[input.length - 1];
-  if (
-    last?.role === 'tool' &&
-    last.content.some((part) => (part as { type: string }).type === 'tool-approval-response')
-  ) {
-    // What useChat posts back after addToolApprovalResponse: the decisions belong to a suspended
-    // run, whose continuation the conversation does not hold.
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      'These messages end with approval responses for a suspended run: a new run cannot take them. Resume its continuation instead: find it with continuationRefFromUIMessages(uiMessages), read the decisions with decisionsFromUIMessages, and stream the resume (streamStored, or agent.stream({ continuation, decisions })) through toUIMessageStreamResponse.',
-    );
-  }
-}
-
-/**
- * The instructions as text, for the agent's fingerprint. The SDK receives them in their own form
- * (string, or system messages with provider options) from the model port.
- */
-function fingerprintInstructions(instructions: unknown): { instructions?: string } {
-  if (instructions === undefined) return {};
-  if (typeof instructions === 'string') return { instructions };
-  const list = Array.isArray(instructions) ? instructions : [instructions];
-  return {
-    instructions: list.map((message: { content?: unknown }) => String(message.content ?? '')).join('\n'),
-  };
 }

@@ -3,16 +3,23 @@
  * settings of `generateText` / `streamText`): suspend for approvals, human input, nested
  * sub-agents and predicates; resume from JSON in any process.
  */
-export {
-  type ContinuableOptions,
-  type ContinuableSettings,
-  continuable,
-  type VercelAgentInput,
-  type VercelContinuableAgent,
-  type VercelStreamInput,
-} from './continuable';
+export { continuable } from './continuable';
 export { AI_SDK_KEY, toModelMessage, toModelMessages, toNeutralMessage, toNeutralMessages } from './messages';
+export type { ContinuableGenerateResult, ContinuableStream } from './sdk-results';
 export { type AgentToolOptions, agentTool, getToolContext } from './tools';
+export type {
+  CallOptionsOf,
+  ContinuableGenerateTextResult,
+  ContinuableOptions,
+  ContinuableSettings,
+  ContinuableStreamResult,
+  OutputOf,
+  SdkCallParameters,
+  VercelAgentInput,
+  VercelContinuableAgent,
+  VercelRunOptions,
+  VercelStreamInput,
+} from './types';
 export {
   type ContinuationData,
   continuationRefFromUIMessages,

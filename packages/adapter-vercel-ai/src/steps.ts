@@ -38,15 +38,16 @@ export function stepsOf(messages: readonly Message[], count: number, settings: A
     if (messages[i]!.role === 'assistant') starts.unshift(i);
   }
   const model = modelRef(settings.model);
-  const response: ModelMessage[] = [];
+  const first = starts[0] ?? messages.length;
   return starts.map((index, stepNumber) => {
     const assistant = messages[index] as Extract<Message, { role: 'assistant' }>;
     const next = messages[index + 1];
     const tool = next?.role === 'tool' ? next : undefined;
-    const own = toModelMessages(tool ? [assistant, tool] : [assistant]);
-    response.push(...own);
-    const stepMessages = STEP_RESPONSE_MESSAGES === 'own' ? own : [...response];
-    return buildStep(assistant, tool, stepNumber, model, settings, stepMessages);
+    const end = tool ? index + 2 : index + 1;
+    // Converted when read: most stop conditions never read them, and they are checked every step.
+    const responseMessages = () =>
+      toModelMessages(messages.slice(STEP_RESPONSE_MESSAGES === 'own' ? index : first, end));
+    return buildStep(assistant, tool, stepNumber, model, settings, responseMessages);
   });
 }
 
@@ -117,7 +118,7 @@ function buildStep(
   stepNumber: number,
   model: { provider: string; modelId: string },
   settings: AnySettings,
-  responseMessages: ModelMessage[],
+  responseMessages: () => ModelMessage[],
 ): SdkStep {
   const parts =
     typeof assistant.content === 'string'
@@ -187,8 +188,21 @@ function buildStep(
     usage: record?.usage ?? { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined },
     warnings: [],
     request: {},
-    response: { id: undefined, timestamp: undefined, modelId: model.modelId, messages: responseMessages },
+    response: lazyResponse(model.modelId, responseMessages),
     providerMetadata: undefined,
+  };
+}
+
+function lazyResponse(modelId: string, messages: () => ModelMessage[]): SdkStep['response'] {
+  let converted: ModelMessage[] | undefined;
+  return {
+    id: undefined,
+    timestamp: undefined,
+    modelId,
+    get messages() {
+      converted ??= messages();
+      return converted;
+    },
   };
 }
 
