@@ -76,17 +76,7 @@ export function oneTaskSuspension(
 ): Continuation {
   const turn = messages.at(-1);
   const turnCalls = toolCallsOf(turn);
-  const own = calls.every((call) => call.values.length === 1 && isOwn(call.values[0]));
-  if (!own || !segment.foreignResume || turnCalls.length === 0) {
-    const ids = calls.map((call) => call.toolCallId);
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      `Tool calls ${ids.join(', ')} interrupted inside one tool-node task (a ToolNode that runs every call of a turn, as createReactAgent v1 does). LangGraph cannot answer them apart, and re-running the node would run its finished calls again. Use createReactAgent({ version: 'v2' }) or send each call to the tool node with Send, or ask through requireApproval / requestInput / agentTool, which this adapter answers directly.`,
-      { details: { toolCallIds: ids } },
-    );
-  }
   const waiting = new Set(calls.map((call) => call.toolCallId));
-  const pending = calls.map((call) => ownEntry(call.values[0] as OwnPayload));
   const doneEntries: DoneEntry[] = [];
   for (const call of turnCalls) {
     if (waiting.has(call.toolCallId)) continue;
@@ -100,6 +90,25 @@ export function oneTaskSuspension(
       ...(part.isError ? { isError: true } : {}),
     });
   }
+  const own = calls.every((call) => call.values.length === 1 && isOwn(call.values[0]));
+  if (!own || !segment.foreignResume || turnCalls.length === 0) {
+    const ids = calls.map((call) => call.toolCallId);
+    // Refused, but the run is not lost: the error carries the state after the model call (the
+    // finished calls in `done`), which a graph that runs each call as its own task resumes.
+    const continuation = continuationOf(context, {
+      messages,
+      pending: [],
+      done: doneEntries,
+      ...counted,
+      suspendedBy: { type: 'checkpoint' },
+    });
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `Tool calls ${ids.join(', ')} interrupted inside one tool-node task (a ToolNode that runs every call of a turn, as createReactAgent v1 does). LangGraph cannot answer them apart, and re-running the node would run its finished calls again. Use createReactAgent({ version: 'v2' }) or send each call to the tool node with Send (the error's continuation resumes there), or ask through requireApproval / requestInput / agentTool, which this adapter answers directly.`,
+      { details: { toolCallIds: ids }, continuation },
+    );
+  }
+  const pending = calls.map((call) => ownEntry(call.values[0] as OwnPayload));
   return continuationOf(context, {
     messages,
     pending,

@@ -1,4 +1,4 @@
-import { isContinuationError, serializeContinuation } from '@agent-continuations/core';
+import { type Continuation, isContinuationError, serializeContinuation } from '@agent-continuations/core';
 import { type Counts, reportResults } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
 import { END, interrupt, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
@@ -65,7 +65,7 @@ describe('refusals', () => {
     expect(counts.transfer ?? 0).toBe(0);
   });
 
-  it('createReactAgent v1 with two plain interrupt() calls in one step is refused with a clear error', async () => {
+  it('createReactAgent v1 with two plain interrupt() calls in one step is refused; the error carries a continuation a v2 graph resumes', async () => {
     // (Two calls of this adapter's own wrappers suspend instead: interrupt-shapes.test.ts.)
     const counts: Counts = {};
     const llm = new ScriptedChatModel([
@@ -90,6 +90,30 @@ describe('refusals', () => {
     expect(isContinuationError(error, 'INVALID_OPERATION')).toBe(true);
     expect(String((error as Error).message)).toContain("version: 'v2'");
     expect(counts.transfer ?? 0).toBe(0);
+    // The run is not lost: the error's continuation (after the model call) resumes in v2.
+    const saved = (error as { continuation?: Continuation }).continuation;
+    if (!saved) throw new Error('expected a continuation on the error');
+    expect(saved.step).toBe(1);
+    const v2llm = new ScriptedChatModel([
+      {
+        toolCalls: [
+          { name: 'transfer', args: { to: 'bob' } },
+          { name: 'transfer', args: { to: 'eve' } },
+        ],
+      },
+      reportResults,
+    ]);
+    const v2 = fromGraph(createReactAgent({ llm: v2llm, tools: [transfer], version: 'v2' }), { name: 'pay' });
+    const asked = await v2.resume(serializeContinuation(saved));
+    if (asked.status !== 'suspended') throw new Error('expected the two questions');
+    expect(asked.actions.map((action) => action.toolCallId)).toEqual(['call_1_0', 'call_1_1']);
+    expect(v2llm.requests).toHaveLength(0);
+    const done = await v2.resume(asked.continuation, {
+      call_1_0: { type: 'input', value: 'yes' },
+      call_1_1: { type: 'input', value: 'yes' },
+    });
+    expect(done.status).toBe('completed');
+    expect(counts.transfer).toBe(2);
   });
 
   it('a static interruptBefore pause is reported as a suspension and resumes', async () => {
