@@ -29,7 +29,15 @@ export interface CliIo {
   stdin(): Promise<string>;
 }
 
-/** Exit codes scripts can test. */
+/**
+ * Exit codes scripts can test: 0 done, 1 refused or failed (a `ContinuationError` code is
+ * printed), 2 usage error.
+ *
+ * @example
+ * ```ts
+ * if ((await runCli(['show', id, '--store', url])) === EXIT.refused) console.error('not found or refused');
+ * ```
+ */
 export const EXIT = { ok: 0, refused: 1, usage: 2 } as const;
 
 const COMMANDS: Record<string, Command> = {

@@ -184,7 +184,14 @@ function bad(text: string, why: string): UsageError {
   return new UsageError(`The store URL "${redact(text)}" is not usable: ${why}. Use ${FORMS}.`);
 }
 
-/** A URL with its password hidden, for messages. */
+/**
+ * A URL with its password hidden, for messages.
+ *
+ * @example
+ * ```ts
+ * redact('postgres://app:s3cret@db/app'); // 'postgres://app:***@db/app'
+ * ```
+ */
 export function redact(text: string): string {
   return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
 }

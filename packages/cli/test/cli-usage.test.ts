@@ -3,6 +3,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createEncryption, serializeContinuation } from '@agent-continuations/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src';
@@ -229,6 +230,37 @@ describe('agent-continuations usage', () => {
       expect(approved.code).toBe(0);
       expect(approved.json).toMatchObject({ status: 'completed', output: 'refunds: {"refunded":30}' });
       expect(ws.runs().refund).toBe(1);
+    },
+    SLOW,
+  );
+
+  it(
+    'exits when done although the agents module left a timer running',
+    async () => {
+      const url = `sqlite:${join(ws.dir, 'lingering.db')}`;
+      const suspended = await helpdesk.run('Can Ann work from home?');
+      if (suspended.status !== 'suspended') throw new Error('expected a suspension');
+      const { store, close } = await openStore(url);
+      await store.save(suspended.continuation);
+      await close();
+      writeFileSync(
+        join(ws.dir, 'lingering.mjs'),
+        `export * from ${JSON.stringify(pathToFileURL(AGENTS).href)};\nsetInterval(() => {}, 60_000);\n`,
+      );
+      const answered = await ws.cli([
+        'answer',
+        suspended.continuation.id,
+        'ask_1',
+        '--value',
+        '{"allowed":false}',
+        '--agents',
+        'lingering.mjs',
+        '--store',
+        url,
+        '--json',
+      ]);
+      expect(answered.code).toBe(0);
+      expect(answered.json).toMatchObject({ status: 'completed', output: 'helpdesk: {"allowed":false}' });
     },
     SLOW,
   );
