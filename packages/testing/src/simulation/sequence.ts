@@ -5,6 +5,7 @@
  * drain it with faults off and check the invariants.
  */
 import {
+  type Action,
   type ContinuableAgent,
   type Continuation,
   type ContinuationStore,
