@@ -147,6 +147,8 @@ export async function fenceByStep(log: CheckpointLog, continuation: Continuation
     throw stale(`the run's checkpoint log shows it ${record.status}`);
   const entries = await log.read(continuation.runId);
   const head = replayCheckpoints(entries).continuation;
+  // The log's last recorded state itself (e.g. a failed run's, saved by recovery and retried).
+  if (head && head.id === continuation.id && compareProgress(continuation, head) === 0) return false;
   const recorded = entries.some(
     (entry) =>
       (entry.type === 'suspend' && entry.suspension?.id === continuation.id) ||

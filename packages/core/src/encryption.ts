@@ -209,3 +209,54 @@ function encode(text: string): Uint8Array<ArrayBuffer> {
 function base64Decode(text: string): Uint8Array | undefined {
   return base64UrlDecode(text.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
 }
+
+/**
+ * The text a checkpoint log keeps for one entry: its JSON, encrypted when an encryption is given
+ * (bound to the run's id, so an entry moved to another run fails to decrypt). For log authors.
+ *
+ * @example
+ * ```ts
+ * const body = await encodeLogEntry(entry, lease.runId, options.encryption);
+ * ```
+ */
+export async function encodeLogEntry(
+  entry: unknown,
+  runId: string,
+  encryption?: Encryption,
+): Promise<string> {
+  const text = JSON.stringify(entry);
+  return encryption ? encryption.encrypt(text, logData(runId)) : text;
+}
+
+/**
+ * Read an entry written by {@link encodeLogEntry} for run `runId`. As for stored bodies, an
+ * encrypted entry without an encryption, or a plain one when an encryption is given, is
+ * `DECRYPT_FAILED`.
+ *
+ * @example
+ * ```ts
+ * const entries = await Promise.all(rows.map((row) => decodeLogEntry<CheckpointEntry>(row.body, runId, options.encryption)));
+ * ```
+ */
+export async function decodeLogEntry<T>(text: string, runId: string, encryption?: Encryption): Promise<T> {
+  if (isEncrypted(text)) {
+    if (!encryption) {
+      throw new ContinuationError(
+        'DECRYPT_FAILED',
+        `The checkpoint log of run "${runId}" is encrypted, but the log was given no \`encryption\` option.`,
+      );
+    }
+    return JSON.parse(await encryption.decrypt(text, logData(runId))) as T;
+  }
+  if (encryption) {
+    throw new ContinuationError(
+      'DECRYPT_FAILED',
+      `The checkpoint log of run "${runId}" holds an unencrypted entry, but the log requires encryption.`,
+    );
+  }
+  return JSON.parse(text) as T;
+}
+
+function logData(runId: string): string {
+  return `checkpoint:${runId}`;
+}

@@ -31,10 +31,12 @@ export {
 } from './durable';
 export {
   createEncryption,
+  decodeLogEntry,
   decodeStoredBody,
   type Encryption,
   type EncryptionKey,
   type EncryptionOptions,
+  encodeLogEntry,
   encodeStoredBody,
   encryptionKeyIdOf,
   isEncrypted,

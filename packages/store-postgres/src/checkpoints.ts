@@ -8,6 +8,9 @@ import {
   type CheckpointEntry,
   type CheckpointLog,
   ContinuationError,
+  decodeLogEntry,
+  type Encryption,
+  encodeLogEntry,
   leaseLost,
   type RunLease,
   type RunRecord,
@@ -22,6 +25,12 @@ export interface PostgresCheckpointLogOptions {
   connectionString?: string;
   /** The Postgres schema holding the tables, created when missing; `agent_continuations` by default. */
   schema?: string;
+  /**
+   * Encrypt entries at rest, as the stores encrypt bodies (see `createEncryption` in the core):
+   * the log holds the whole transcript. Rotate keys the same way: old entries stay readable by
+   * their key id.
+   */
+  encryption?: Encryption;
 }
 
 /** A {@link CheckpointLog} on Postgres, with the size of a run's log for monitoring. */
@@ -67,6 +76,7 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
       'Give the checkpoint log a pool or a connection string.',
     );
   }
+  const { encryption } = options;
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
   const runs = `${schema}.checkpoint_runs`;
   const entries = `${schema}.checkpoint_entries`;
@@ -90,10 +100,11 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
           lease_ms INTEGER NOT NULL,
           next_seq INTEGER NOT NULL,
           attempts INTEGER NOT NULL DEFAULT 0,
-          error TEXT
+          error TEXT,
+          saved_id TEXT
         );
         ALTER TABLE ${runs} ADD COLUMN IF NOT EXISTS attempts INTEGER NOT NULL DEFAULT 0,
-          ADD COLUMN IF NOT EXISTS error TEXT;
+          ADD COLUMN IF NOT EXISTS error TEXT, ADD COLUMN IF NOT EXISTS saved_id TEXT;
         CREATE INDEX IF NOT EXISTS checkpoint_runs_lease ON ${runs} (lease_until) WHERE status = 'running';
         CREATE TABLE IF NOT EXISTS ${entries} (
           run_id TEXT NOT NULL,
@@ -121,6 +132,7 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
       ready ??= migrate();
       await ready;
       const token = crypto.randomUUID();
+      const body = await encodeLogEntry(start, start.runId, encryption);
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
@@ -141,7 +153,7 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
         await client.query(`INSERT INTO ${entries} (run_id, seq, type, body) VALUES ($1, $2, 'start', $3)`, [
           start.runId,
           row.next_seq,
-          JSON.stringify(start),
+          body,
         ]);
         const updated = await client.query<{ lease_until: Date }>(
           `UPDATE ${runs} SET status = 'running', owner = $2, token = $3, lease_ms = $4::integer,
@@ -178,7 +190,15 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
            RETURNING next_seq - 1 AS seq
          )
          INSERT INTO ${entries} (run_id, seq, type, body) SELECT $1, seq, $6, $7 FROM run`,
-        [lease.runId, lease.token, status, ends, suspensionId, entry.type, JSON.stringify(entry)],
+        [
+          lease.runId,
+          lease.token,
+          status,
+          ends,
+          suspensionId,
+          entry.type,
+          await encodeLogEntry(entry, lease.runId, encryption),
+        ],
       );
       if (result.rowCount === 0) throw leaseLost(lease);
     },
@@ -203,7 +223,9 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
         `SELECT body FROM ${entries} WHERE run_id = $1 ORDER BY seq`,
         [runId],
       );
-      return result.rows.map((row) => JSON.parse(row.body) as CheckpointEntry);
+      return Promise.all(
+        result.rows.map((row) => decodeLogEntry<CheckpointEntry>(row.body, runId, encryption)),
+      );
     },
     async status(runId) {
       const result = await query<RunRow>(`SELECT * FROM ${runs} WHERE run_id = $1 AND status <> 'new'`, [
@@ -235,6 +257,20 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
         token,
         leaseUntil: row.lease_until.toISOString(),
       } satisfies RunLease;
+    },
+    async unsaved(filter = {}) {
+      const result = await query<{ run_id: string }>(
+        `SELECT run_id FROM ${runs} WHERE status = 'suspended' AND suspension_id IS NOT NULL
+           AND saved_id IS DISTINCT FROM suspension_id LIMIT $1`,
+        [filter.limit ?? 100],
+      );
+      return result.rows.map((row) => row.run_id);
+    },
+    async markSaved(runId, suspensionId) {
+      await query(`UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1 AND suspension_id = $2`, [
+        runId,
+        suspensionId,
+      ]);
     },
     async size(runId) {
       const result = await query<{ entries: string; bytes: string | null }>(

@@ -10,6 +10,9 @@ import {
   type CheckpointStart,
   type CheckpointStep,
   ContinuationError,
+  decodeLogEntry,
+  type Encryption,
+  encodeLogEntry,
   type LeaseOptions,
   leaseLost,
   type RunLease,
@@ -24,6 +27,12 @@ export interface SqliteCheckpointLogOptions {
   database: string | Database.Database;
   /** Prefix of the two tables; `checkpoint` by default (`checkpoint_runs`, `checkpoint_entries`). */
   tablePrefix?: string;
+  /**
+   * Encrypt entries at rest, as the stores encrypt bodies (see `createEncryption` in the core):
+   * the log holds the whole transcript. Give the keys of the store's encryption, and rotate them
+   * the same way: old entries stay readable by their key id.
+   */
+  encryption?: Encryption;
 }
 
 /** A {@link CheckpointLog} on SQLite, with the size of a run's log for monitoring. */
@@ -45,6 +54,7 @@ interface RunRow {
   next_seq: number;
   attempts: number;
   error: string | null;
+  saved_id: string | null;
 }
 
 /**
@@ -81,7 +91,8 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
       lease_ms INTEGER NOT NULL,
       next_seq INTEGER NOT NULL,
       attempts INTEGER NOT NULL DEFAULT 0,
-      error TEXT
+      error TEXT,
+      saved_id TEXT
     );
     CREATE INDEX IF NOT EXISTS ${runs}_lease ON ${runs} (status, lease_until);
     CREATE TABLE IF NOT EXISTS ${entries} (
@@ -99,6 +110,9 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
     db.exec(`ALTER TABLE ${runs} ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE ${runs} ADD COLUMN error TEXT;`);
   }
+  if (!columns.some((column) => column.name === 'saved_id'))
+    db.exec(`ALTER TABLE ${runs} ADD COLUMN saved_id TEXT;`);
+  const { encryption } = options;
 
   const selectRun = db.prepare<[string], RunRow>(`SELECT * FROM ${runs} WHERE run_id = ?`);
   const insertRun = db.prepare(
@@ -134,55 +148,65 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
   const expired = db.prepare<[number, number], { run_id: string }>(
     `SELECT run_id FROM ${runs} WHERE status = 'running' AND lease_until < ? ORDER BY lease_until LIMIT ?`,
   );
+  const unsaved = db.prepare<[number], { run_id: string }>(
+    `SELECT run_id FROM ${runs} WHERE status = 'suspended' AND suspension_id IS NOT NULL
+       AND (saved_id IS NULL OR saved_id <> suspension_id) LIMIT ?`,
+  );
+  const markSaved = db.prepare(`UPDATE ${runs} SET saved_id = ? WHERE run_id = ? AND suspension_id = ?`);
   const size = db.prepare<[string], { entries: number; bytes: number | null }>(
     `SELECT COUNT(*) AS entries, SUM(LENGTH(CAST(body AS BLOB))) AS bytes FROM ${entries} WHERE run_id = ?`,
   );
 
-  const begin = db.transaction((start: CheckpointStart, lease: LeaseOptions, token: string, now: number) => {
-    const row = selectRun.get(start.runId);
-    if (row && start.input) throw runRefused(start.runId, 'a run with this id was already started');
-    if (row?.status === 'running') throw runRefused(start.runId, 'it is running, or awaits recovery');
-    const params = {
-      runId: start.runId,
-      agentName: start.agentName,
-      owner: lease.owner,
-      token,
-      leaseUntil: now + lease.leaseMs,
-      leaseMs: lease.leaseMs,
-    };
-    if (row) restartRun.run(params);
-    else insertRun.run(params);
-    const seq = row?.next_seq ?? 1;
-    insertEntry.run(start.runId, seq, start.type, JSON.stringify(start));
-    advance.run({
-      runId: start.runId,
-      leaseUntil: now + lease.leaseMs,
-      status: 'running',
-      suspensionId: null,
-      token,
-    });
-  });
+  const begin = db.transaction(
+    (start: CheckpointStart, body: string, lease: LeaseOptions, token: string, now: number) => {
+      const row = selectRun.get(start.runId);
+      if (row && start.input) throw runRefused(start.runId, 'a run with this id was already started');
+      if (row?.status === 'running') throw runRefused(start.runId, 'it is running, or awaits recovery');
+      const params = {
+        runId: start.runId,
+        agentName: start.agentName,
+        owner: lease.owner,
+        token,
+        leaseUntil: now + lease.leaseMs,
+        leaseMs: lease.leaseMs,
+      };
+      if (row) restartRun.run(params);
+      else insertRun.run(params);
+      const seq = row?.next_seq ?? 1;
+      insertEntry.run(start.runId, seq, start.type, body);
+      advance.run({
+        runId: start.runId,
+        leaseUntil: now + lease.leaseMs,
+        status: 'running',
+        suspensionId: null,
+        token,
+      });
+    },
+  );
 
-  const append = db.transaction((lease: RunLease, entry: CheckpointStep | CheckpointEnd, now: number) => {
-    const row = selectRun.get(lease.runId);
-    if (!row || row.token !== lease.token || row.status !== 'running') throw leaseLost(lease);
-    insertEntry.run(lease.runId, row.next_seq, entry.type, JSON.stringify(entry));
-    const ends = entry.type !== 'step';
-    const status = entry.type === 'end' ? entry.status : entry.type === 'suspend' ? 'suspended' : 'running';
-    advance.run({
-      runId: lease.runId,
-      leaseUntil: ends ? null : now + row.lease_ms,
-      status,
-      suspensionId: entry.type === 'suspend' ? (entry.suspension?.id ?? null) : null,
-      token: ends ? null : lease.token,
-    });
-  });
+  const append = db.transaction(
+    (lease: RunLease, entry: CheckpointStep | CheckpointEnd, body: string, now: number) => {
+      const row = selectRun.get(lease.runId);
+      if (!row || row.token !== lease.token || row.status !== 'running') throw leaseLost(lease);
+      insertEntry.run(lease.runId, row.next_seq, entry.type, body);
+      const ends = entry.type !== 'step';
+      const status = entry.type === 'end' ? entry.status : entry.type === 'suspend' ? 'suspended' : 'running';
+      advance.run({
+        runId: lease.runId,
+        leaseUntil: ends ? null : now + row.lease_ms,
+        status,
+        suspensionId: entry.type === 'suspend' ? (entry.suspension?.id ?? null) : null,
+        token: ends ? null : lease.token,
+      });
+    },
+  );
 
   return {
     async begin(start, lease) {
       const token = crypto.randomUUID();
       const now = Date.now();
-      begin.immediate(start, lease, token, now);
+      const body = await encodeLogEntry(start, start.runId, encryption);
+      begin.immediate(start, body, lease, token, now);
       return {
         runId: start.runId,
         owner: lease.owner,
@@ -191,7 +215,8 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
       };
     },
     async append(lease, entry) {
-      append.immediate(lease, entry, Date.now());
+      const body = await encodeLogEntry(entry, lease.runId, encryption);
+      append.immediate(lease, entry, body, Date.now());
     },
     async renew(lease) {
       if (renew.run(Date.now(), lease.runId, lease.token).changes === 0) throw leaseLost(lease);
@@ -200,7 +225,9 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
       if (fail.run(error, lease.runId, lease.token).changes === 0) throw leaseLost(lease);
     },
     async read(runId) {
-      return readEntries.all(runId).map((row) => JSON.parse(row.body) as CheckpointEntry);
+      return Promise.all(
+        readEntries.all(runId).map((row) => decodeLogEntry<CheckpointEntry>(row.body, runId, encryption)),
+      );
     },
     async status(runId) {
       const row = selectRun.get(runId);
@@ -223,6 +250,12 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
       if (takeOver.run(params).changes === 0)
         throw runRefused(runId, 'it is not a running run with an expired lease');
       return { runId, owner: lease.owner, token, leaseUntil: new Date(now + lease.leaseMs).toISOString() };
+    },
+    async unsaved(filter = {}) {
+      return unsaved.all(filter.limit ?? 100).map((row) => row.run_id);
+    },
+    async markSaved(runId, suspensionId) {
+      markSaved.run(suspensionId, runId, suspensionId);
     },
     async size(runId) {
       const row = size.get(runId)!;

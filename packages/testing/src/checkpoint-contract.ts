@@ -5,13 +5,17 @@
 import {
   type CheckpointLog,
   type CheckpointStep,
+  createEncryption,
   createMemoryStore,
+  type Encryption,
+  encryptionKeyIdOf,
   isContinuationError,
   parseContinuation,
   recover,
   recoverRun,
   replayCheckpoints,
   resumeDurably,
+  resumeStored,
   runDurably,
 } from '@agent-continuations/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -360,6 +364,104 @@ export function runCheckpointLogContract(name: string, factory: CheckpointLogFac
       await log.append(taken, { type: 'end', status: 'completed' });
     });
 
+    it('fences by step: a continuation the log has moved past is refused, on resumeDurably and resumeStored', async () => {
+      const { agent, counts } = countingAgent();
+      const store = createMemoryStore();
+      const first = await runDurably(agent, log, durablePlanInput({ steps: 2, approvals: [0] }), {
+        runId: 'f1',
+        owner: 'w1',
+        store,
+      });
+      if (first.status !== 'suspended') throw new Error('expected a suspension');
+      const approve = { [first.actions[0]!.id]: { type: 'approve' as const } };
+      expect((await resumeStored(store, agent, first.continuation.id, approve, { log })).status).toBe(
+        'completed',
+      );
+      const stale = (error: unknown) => isContinuationError(error, 'CLAIM_CONFLICT');
+      await expect(resumeDurably(agent, log, first.continuation, approve)).rejects.toSatisfy(stale);
+      await store.save(first.continuation); // a stale copy put back in the store
+      await expect(resumeStored(store, agent, first.continuation.id, approve, { log })).rejects.toSatisfy(
+        stale,
+      );
+      expect(counts).toEqual({ charge: 1, notify: 1 });
+      expect((await store.load(first.continuation.id))?.status).toBe('completed');
+    });
+
+    it('(item 10 a) a suspension the log recorded and the store never got is saved by recover', async () => {
+      const { agent } = countingAgent();
+      const store = createMemoryStore();
+      // The worker dies after the log recorded the suspension, before `store.save`.
+      const first = await runDurably(agent, log, durablePlanInput({ steps: 2, approvals: [1] }), {
+        runId: 'u1',
+        owner: 'w1',
+      });
+      if (first.status !== 'suspended') throw new Error('expected a suspension');
+      expect(await log.unsaved?.()).toEqual(['u1']);
+      await recover(log, { durable: agent }, { store, owner: 'w2' });
+      const { items } = await store.list({ status: 'suspended' });
+      expect(items.map((item) => item.id)).toEqual([first.continuation.id]);
+      expect(await log.unsaved?.()).toEqual([]);
+      // Saved through a store given to the durable run: nothing left to reconcile.
+      const second = await runDurably(agent, log, durablePlanInput({ steps: 2, approvals: [0] }), {
+        runId: 'u2',
+        owner: 'w1',
+        store,
+      });
+      expect(second.status).toBe('suspended');
+      expect(await log.unsaved?.()).toEqual([]);
+    });
+
+    it('(item 10 b) a resumeStored with the log killed mid-run: recover finishes it and completes the record', async () => {
+      const store = createMemoryStore();
+      const counts = { charge: 0, notify: 0 };
+      // The dying worker's view of the log and the store: nothing it writes or renews arrives once dead.
+      let dead = false;
+      const hang = () => new Promise<never>(() => {});
+      const deadLog: CheckpointLog = Object.create(log);
+      deadLog.append = (lease, entry) => (dead ? hang() : log.append(lease, entry));
+      deadLog.renew = (lease) => (dead ? hang() : log.renew(lease));
+      const deadStore: typeof store = Object.create(store);
+      deadStore.renew = (claim, options) => (dead ? hang() : store.renew(claim, options));
+      const agent = durableTestAgent({
+        charge: async () => {
+          counts.charge++;
+          if (counts.charge > 1) return 'charged';
+          // The process dies inside the approved tool, after its side effect.
+          dead = true;
+          return hang();
+        },
+        notify: () => {
+          counts.notify++;
+          return 'notified';
+        },
+      });
+      const first = await runDurably(agent, log, durablePlanInput({ steps: 2, approvals: [0] }), {
+        runId: 'k1',
+        owner: 'w1',
+        store,
+      });
+      if (first.status !== 'suspended') throw new Error('expected a suspension');
+      void resumeStored(
+        deadStore,
+        agent,
+        first.continuation.id,
+        { [first.actions[0]!.id]: { type: 'approve' } },
+        {
+          log: deadLog,
+          owner: 'w1',
+          leaseMs: 30,
+        },
+      );
+      while (counts.charge === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      while ((await log.expired()).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      const [recovered] = await recover(log, { durable: agent }, { store, owner: 'w2', leaseMs: 5_000 });
+      expect(recovered?.result?.status).toBe('completed');
+      expect((await store.load(first.continuation.id))?.status).toBe('completed');
+      expect((await store.list({ status: ['suspended', 'claimed'] })).items).toEqual([]);
+      // The documented at-least-once edge (it died before the result was recorded), once more at most.
+      expect(counts).toEqual({ charge: 2, notify: 1 });
+    });
+
     it('refuses an inconsistent log with a typed error', async () => {
       expect(() => replayCheckpoints([])).toThrow(expect.objectContaining({ code: 'INVALID_CONTINUATION' }));
       const start = {
@@ -380,6 +482,82 @@ export function runCheckpointLogContract(name: string, factory: CheckpointLogFac
       ];
       expect(() => replayCheckpoints(afterEnd)).toThrow(
         expect.objectContaining({ code: 'INVALID_CONTINUATION' }),
+      );
+    });
+  });
+}
+
+/** Opens a log over the same tables with the given encryption (or none), and reads its raw stored entries. */
+export type EncryptedCheckpointLogFactory = () => Promise<{
+  open: (encryption?: Encryption) => CheckpointLog;
+  /** Every stored entry's body, as the database holds it. */
+  rawEntries: () => Promise<string[]>;
+  cleanup: () => Promise<void>;
+}>;
+
+/**
+ * Encryption at rest of a checkpoint log (issue 11 item 6): no conversation text in the stored
+ * bytes, key rotation by key id, and typed errors for a missing or wrong key.
+ *
+ * @example
+ * ```ts
+ * runEncryptedCheckpointLogContract('sqlite', async () => ({ open: (encryption) => createSqliteCheckpointLog({ database: file, encryption }), rawEntries, cleanup }));
+ * ```
+ */
+export function runEncryptedCheckpointLogContract(
+  name: string,
+  factory: EncryptedCheckpointLogFactory,
+): void {
+  const key = (byte: number) => new Uint8Array(32).fill(byte);
+  const marker = 'secret-ledger-entry';
+  const agent = () =>
+    durableTestAgent({ charge: (args) => `${marker} ${args.n}`, notify: (args) => `${marker} ${args.n}` });
+
+  describe(`encrypted checkpoint log: ${name}`, () => {
+    let context: Awaited<ReturnType<EncryptedCheckpointLogFactory>>;
+    beforeEach(async () => {
+      context = await factory();
+    });
+    afterEach(async () => {
+      await context.cleanup();
+    });
+
+    it('stores no conversation text, and rotates keys by key id', async () => {
+      const first = createEncryption({ keys: { k1: key(1) }, currentKeyId: 'k1' });
+      const log1 = context.open(first);
+      const suspended = await runDurably(agent(), log1, durablePlanInput({ steps: 3, approvals: [2] }), {
+        runId: 'e1',
+        owner: 'w1',
+      });
+      expect(suspended.status).toBe('suspended');
+      const raw = await context.rawEntries();
+      expect(raw.length).toBeGreaterThan(4);
+      for (const body of raw) {
+        expect(body).not.toContain(marker);
+        expect(body).not.toContain('steps');
+        expect(body).not.toContain('charge');
+        expect(encryptionKeyIdOf(body)).toBe('k1');
+      }
+
+      // Rotated: k2 writes, k1 still reads the run's earlier entries, and the run goes on.
+      const rotated = createEncryption({ keys: { k1: key(1), k2: key(2) }, currentKeyId: 'k2' });
+      const log2 = context.open(rotated);
+      if (suspended.status !== 'suspended') return;
+      const done = await resumeDurably(agent(), log2, suspended.continuation, {
+        [suspended.actions[0]!.id]: { type: 'approve' },
+      });
+      expect(done).toMatchObject({ status: 'completed', output: 'completed 3 steps' });
+      const keyIds = (await context.rawEntries()).map((body) => encryptionKeyIdOf(body));
+      expect(new Set(keyIds)).toEqual(new Set(['k1', 'k2']));
+      const replay = replayCheckpoints(await log2.read('e1'));
+      expect(replay.status).toBe('completed');
+      expect(JSON.stringify(replay.continuation!.messages)).toContain(marker);
+
+      // Without the old key, or without any encryption, reading fails with a typed error.
+      const onlyNew = context.open(createEncryption({ keys: { k2: key(2) }, currentKeyId: 'k2' }));
+      await expect(onlyNew.read('e1')).rejects.toSatisfy((e) => isContinuationError(e, 'DECRYPT_FAILED'));
+      await expect(context.open().read('e1')).rejects.toSatisfy((e) =>
+        isContinuationError(e, 'DECRYPT_FAILED'),
       );
     });
   });

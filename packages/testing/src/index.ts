@@ -6,7 +6,9 @@
 export {
   type CheckpointLogFactory,
   type CheckpointLogUnderTest,
+  type EncryptedCheckpointLogFactory,
   runCheckpointLogContract,
+  runEncryptedCheckpointLogContract,
 } from './checkpoint-contract';
 export { runConformanceSuite } from './conformance';
 export {
