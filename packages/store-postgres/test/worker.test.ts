@@ -73,6 +73,10 @@ it('runs submitted jobs, resumes decisions on any worker, and resumes a twice-su
     const statuses = await Promise.all(runIds.map((runId) => log.status(runId)));
     return statuses.every((status) => status?.status === 'completed') ? true : undefined;
   });
+  // The log says completed a moment before the worker settles the store and reports the result.
+  await until(() =>
+    results.filter((result) => result.status === 'completed').length >= 10 ? true : undefined,
+  );
   expect(charges.size).toBe(20);
   expect([...charges.values()].every((count) => count === 1)).toBe(true);
   expect(results.filter((result) => result.status === 'completed')).toHaveLength(10);

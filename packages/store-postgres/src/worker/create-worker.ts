@@ -11,18 +11,13 @@
 import {
   type CheckpointLog,
   type ContinuableAgent,
-  type Continuation,
   ContinuationError,
   type ContinuationStore,
   DEFAULT_RECOVERY_ATTEMPTS,
-  type Decisions,
-  holdClaim,
   isContinuationError,
   type RunResult,
   recover,
   recoverRun,
-  replayCheckpoints,
-  resumeDurably,
   resumeStored,
   runDurably,
 } from '@agent-continuations/core';
@@ -230,60 +225,41 @@ export function createWorker(options: WorkerOptions): Worker {
     // recovery sweep finishes it if that worker dies).
     if (found.status !== 'suspended') return;
     const agent = agentNamed(found.agentName);
-    if (!log) return resumeWithoutLog(agent, job);
-    let claim: Awaited<ReturnType<ContinuationStore['claim']>>;
+    let result: RunResult<unknown>;
     try {
-      claim = await store.claim(job.continuationId, { owner: id, leaseMs });
+      // One stored resume: the claim held and renewed, the steps recorded in the log (when there is
+      // one), a continuation the log moved past refused and its record settled.
+      result = await resumeStored(store, agent, job.continuationId, job.decisions, {
+        owner: id,
+        leaseMs,
+        ...(log ? { log } : {}),
+      });
     } catch (error) {
-      if (duplicate(error)) return;
-      throw error;
-    }
-    const held = holdClaim(store, claim, { leaseMs });
-    const stored = await store.load(job.continuationId);
-    try {
-      if (!stored)
-        throw new ContinuationError('NOT_FOUND', `"${job.continuationId}" disappeared from the store.`);
-      await agent.checkDecisions?.(stored.continuation, job.decisions);
-    } catch (error) {
-      // Nothing ran: give the claim back, unless another worker took it meanwhile.
-      const kept = await held.stop().then(
-        () => true,
-        () => false,
-      );
-      if (kept) await store.release(held.claim);
-      // Bad decisions never become good by retrying: report them and drop the job.
+      if (duplicate(error)) {
+        // With a log, the run may have moved on in an earlier attempt whose suspension resumeStored
+        // just saved in its place: hand a predicate suspension on, as settle() does.
+        if (log) await handOnSaved(found.runId);
+        return;
+      }
+      // Nothing ran and the claim went back (the store was unreachable, say): retry the job later.
+      if (!isContinuationError(error) && (await store.load(job.continuationId))?.status === 'suspended')
+        throw error;
+      // Otherwise the record is settled (bad decisions, the last good state saved, marked failed),
+      // or, with a log, the run is the log's: the recovery sweep goes on from its last step and
+      // settles the record. A retry could do nothing good.
       options.onError?.(error);
       return;
     }
-    let result: RunResult<unknown> | undefined;
-    try {
-      result = await resumeWith(agent, stored.continuation, job.decisions, held.signal);
-    } catch (error) {
-      // The log keeps every step: the claim goes back, and a retry or the recovery sweep picks the
-      // run up from its last checkpoint. A claim another worker took is left alone.
-      await held.stop();
-      await store.release(held.claim);
-      throw error;
-    }
-    await held.stop();
-    // When the log had moved past it (an earlier attempt resumed it and died before saving), the
-    // log's own last suspension is saved in its place, so its actions do not go missing.
-    const next = result
-      ? result.status === 'suspended'
-        ? result.continuation
-        : undefined
-      : await unsavedSuspension(stored.continuation.runId);
-    await store.complete(held.claim, next ? { next } : {});
-    if (result) await settle(result, true);
-    else if (next?.suspendedBy.type === 'predicate') await client!.submitDecisions(next.id, {});
+    await settle(result, true);
   };
 
-  /** The run's last suspension as the log recorded it, when the store does not have it. */
-  const unsavedSuspension = async (runId: string): Promise<Continuation | undefined> => {
+  /** The run's last suspension, saved from the log by resumeStored: enqueue it when a predicate made it. */
+  const handOnSaved = async (runId: string) => {
     const record = await log!.status(runId);
-    if (record?.status !== 'suspended' || !record.suspensionId) return undefined;
-    if (await store.load(record.suspensionId)) return undefined;
-    return replayCheckpoints(await log!.read(runId)).continuation;
+    if (record?.status !== 'suspended' || !record.suspensionId) return;
+    const saved = await store.load(record.suspensionId);
+    if (saved?.status === 'suspended' && saved.continuation.suspendedBy.type === 'predicate')
+      await client!.submitDecisions(saved.id, {});
   };
 
   /** Whether the log shows the resume of continuation `id` under way (or done). */
@@ -292,70 +268,21 @@ export function createWorker(options: WorkerOptions): Worker {
     return record !== undefined && (record.status === 'running' || record.suspensionId !== continuationId);
   };
 
-  /** Without a log: `resumeStored` holds the claim and settles the record by the run's outcome. */
-  const resumeWithoutLog = async (agent: ContinuableAgent<unknown, unknown>, job: ResumeJob) => {
-    let result: RunResult<unknown>;
-    try {
-      result = await resumeStored(store, agent, job.continuationId, job.decisions, { owner: id, leaseMs });
-    } catch (error) {
-      if (duplicate(error)) return;
-      // Nothing ran and the claim went back (the store was unreachable, say): retry the job later.
-      if (!isContinuationError(error) && (await store.load(job.continuationId))?.status === 'suspended')
-        throw error;
-      // Otherwise resumeStored settled the record (bad decisions, the last good state saved, or
-      // marked failed): a retry could do nothing good.
-      options.onError?.(error);
-      return;
-    }
-    await settle(result, true);
-  };
-
-  const resumeWith = async (
-    agent: ContinuableAgent<unknown, unknown>,
-    continuation: Continuation,
-    decisions: Decisions,
-    signal: AbortSignal,
-  ): Promise<RunResult<unknown> | undefined> => {
-    const record = await log!.status(continuation.runId);
-    // The log moved past this continuation: it was resumed by an earlier attempt of this job.
-    if (record && record.status !== 'running' && record.suspensionId !== continuation.id) return undefined;
-    if (record?.status === 'running')
-      return recoverRun(agent, log!, continuation.runId, { ...durable, signal });
-    return resumeDurably(agent, log!, continuation, decisions, { ...durable, signal });
-  };
-
   const sweep = async () => {
     if (!log || shutdown.signal.aborted) return;
+    // recover() saves what the log suspended and completes the stored continuation each recovered
+    // run resumed (through the claim its dead worker held), so nothing shows as waiting again.
     const recovered = await recover(log, agents, {
       ...durable,
       store,
       maxAttempts: options.maxAttempts ?? DEFAULT_RECOVERY_ATTEMPTS,
     });
     for (const run of recovered) {
-      if (run.failed) await retireResumed(run.runId);
       if (!run.result) {
         options.onError?.(run.error);
         continue;
       }
       await settle(run.result, true);
-      await retireResumed(run.runId);
-    }
-  };
-
-  /**
-   * A recovered run may have begun as the resume of a stored continuation whose claim died with
-   * its worker: mark that continuation resumed, so it does not show as waiting again. When its
-   * claim has not expired yet, the dead worker's job, retried by pg-boss, does it instead.
-   */
-  const retireResumed = async (runId: string) => {
-    const entries = await log!.read(runId);
-    const start = [...entries].reverse().find((entry) => entry.type === 'start');
-    const resumedId = start?.type === 'start' ? (start.fromId ?? start.from?.id) : undefined;
-    if (!resumedId) return;
-    try {
-      await store.complete(await store.claim(resumedId, { owner: id, leaseMs }));
-    } catch (error) {
-      if (!isContinuationError(error)) throw error;
     }
   };
 
