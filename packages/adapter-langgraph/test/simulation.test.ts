@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { graphHarness } from './harness';
 
 /** Sequences per CI run, kept to about 30 s on a busy 2-core machine; `SIMULATION_RUNS` asks for more. */
-const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 40);
+const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 30);
 const SEED = Number(process.env.SIMULATION_SEED ?? 1);
 
 describe('fault simulation: langgraph adapter', () => {
