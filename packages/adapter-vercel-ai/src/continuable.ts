@@ -7,7 +7,6 @@
 import {
   type AgentStream,
   type AgentStreamEvent,
-  type ContinuableAgent,
   type Continuation,
   ContinuationError,
   createContinuableAgent,
@@ -18,11 +17,10 @@ import {
   type RunOptions,
   type RunResult,
   STREAMS_RUNS,
-  type SuspendWhen,
   textOf,
   toPredicates,
 } from '@agent-continuations/core';
-import type { GenerateTextResult, ModelMessage, StreamTextResult, Tool, ToolSet } from 'ai';
+import type { ModelMessage, Tool, } from 'ai';
 import {
   callOptionsOf,
   keepingCallOptions,

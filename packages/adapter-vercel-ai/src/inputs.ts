@@ -3,7 +3,6 @@
  * SDK's call parameters among them), and its instructions as the fingerprint reads them.
  */
 import { ContinuationError } from '@agent-continuations/core';
-import type { ModelMessage } from 'ai';
 import type { AnySettings } from './compat';
 import { toNeutralMessages } from './messages';
 import type { SdkCallParameters, VercelAgentInput } from './types';

@@ -5,7 +5,6 @@
  * continuation) is the extra `result`.
  */
 import {
-  type Action,
   type AgentStream,
   type AgentStreamEvent,
   type Continuation,
