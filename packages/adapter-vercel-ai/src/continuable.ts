@@ -20,7 +20,7 @@ import {
   textOf,
   toPredicates,
 } from '@agent-continuations/core';
-import type { ModelMessage, Tool, } from 'ai';
+import type { ModelMessage, Tool } from 'ai';
 import {
   callOptionsOf,
   keepingCallOptions,
