@@ -279,8 +279,10 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     const observe = async (event: RunEvent) => {
       await options.onEvent?.(event);
     };
-    const checkpoint = (override?: PendingEntry) =>
-      snapshot(state, { type: 'checkpoint' }, override ? { override } : {});
+    // The state of sub-agents still running, by call: every checkpoint holds all of them, so the
+    // checkpoint one sub-agent takes keeps its siblings' progress too.
+    const live = new Map<string, PendingEntry>();
+    const checkpoint = () => snapshot(state, { type: 'checkpoint' }, { overrides: live });
     let turnDecisions = decisions;
     for (;;) {
       const calls = toolCallsOf(state.messages[state.messages.length - 1]);
@@ -294,12 +296,14 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
             emit,
             observe,
             checkpoint,
+            live,
             ...(sink ? { forward: (event: AgentStreamEvent<unknown>) => sink.forward(event) } : {}),
           },
           calls,
           turnDecisions,
         );
         turnDecisions = new Map();
+        live.clear();
         if (state.pending.size > 0) return suspend(state, snapshot(state, suspendReason(state)), emit);
         state.messages.push({
           role: 'tool',

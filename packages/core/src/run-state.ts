@@ -53,20 +53,21 @@ export function stateFromContinuation(continuation: Continuation, agent: AgentRe
 
 /**
  * Freeze the state into a continuation. Pending and done follow the order of the turn's calls.
- * `extra.override` stands in for its call's pending entry (a sub-agent's state mid-run).
+ * `extra.overrides` stand in for their calls' pending entries (sub-agents' states mid-run), for
+ * calls that are not done.
  */
 export function snapshot(
   state: RunState,
   suspendedBy: SuspendReason,
-  extra: { state?: Continuation['state']; override?: PendingEntry } = {},
+  extra: { state?: Continuation['state']; overrides?: ReadonlyMap<string, PendingEntry> } = {},
 ): Continuation {
   const order = toolCallsOf(state.messages[state.messages.length - 1]).map((call) => call.toolCallId);
   const byTurnOrder = <T extends { toolCallId: string }>(map: Map<string, T>): T[] =>
     order.filter((id) => map.has(id)).map((id) => map.get(id)!);
   let pending = state.pending;
-  if (extra.override) {
+  if (extra.overrides && extra.overrides.size > 0) {
     pending = new Map(pending);
-    pending.set(extra.override.toolCallId, extra.override);
+    for (const [id, entry] of extra.overrides) if (!state.done.has(id)) pending.set(id, entry);
   }
   const continuation: Continuation = {
     format: FORMAT,

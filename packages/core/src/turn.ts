@@ -30,8 +30,13 @@ export interface TurnContext {
   emit: (event: RunEvent) => Promise<void>;
   /** Tell the run's observers only (not its stream): for events a streamed child already streamed. */
   observe: (event: RunEvent) => Promise<void>;
-  /** The run's state as a continuation, with `override` in place of its call's pending entry. */
-  checkpoint: (override?: PendingEntry) => Continuation;
+  /** The run's state as a continuation, sub-agents still running included at their last step. */
+  checkpoint: () => Continuation;
+  /**
+   * The entry each call whose sub-agent runs (or ran, inside a tool still running) would have in
+   * a checkpoint: its child's last step, or the sub-agents' outputs so far as the call's journal.
+   */
+  live: Map<string, PendingEntry>;
   /** When the run streams: where a streamed sub-agent's events go, tagged with their path. */
   forward?: (event: AgentStreamEvent<unknown>) => void;
 }
@@ -288,9 +293,13 @@ async function execute(
         // one its error carries, else the one it was resumed from) so a retry goes on from there.
         const last = (isContinuationError(error) && error.continuation) || resuming?.continuation;
         childFailure = { error, pending: last ? at(last) : undefined };
+        if (childFailure.pending) turn.live.set(call.toolCallId, childFailure.pending);
         throw new SuspendSignal();
       }
-      if (result.status === 'suspended') return suspend(at(result.continuation));
+      if (result.status === 'suspended') {
+        turn.live.set(call.toolCallId, at(result.continuation));
+        return suspend(at(result.continuation));
+      }
       if (result.status === 'rejected') {
         throw new Error(
           `The ${agent.name} agent stopped: a human rejected its ${result.rejection.toolName} call${result.rejection.reason ? ` (${result.rejection.reason})` : ''}.`,
@@ -298,6 +307,8 @@ async function execute(
       }
       recorded.push(toJson(result.output));
       cursor++;
+      // Until the tool returns, a checkpoint replays this output rather than run the child again.
+      turn.live.set(call.toolCallId, { kind: 'approval', ...base, approved: true, journal: [...recorded] });
       return result.output;
     },
   };
@@ -308,6 +319,7 @@ async function execute(
   } catch (error) {
     if (childFailure) {
       if (childFailure.pending) state.pending.set(call.toolCallId, childFailure.pending);
+      turn.live.delete(call.toolCallId);
       failures.push({
         toolCallId: call.toolCallId,
         toolName: tool.name,
@@ -318,6 +330,7 @@ async function execute(
     }
     if (suspension) {
       state.pending.set(call.toolCallId, suspension);
+      turn.live.delete(call.toolCallId);
       return;
     }
     if (turn.toolErrors === 'throw') {
@@ -329,6 +342,7 @@ async function execute(
   if (childFailure) {
     // The tool caught its sub-agent's failure; the run fails all the same.
     if (childFailure.pending) state.pending.set(call.toolCallId, childFailure.pending);
+    turn.live.delete(call.toolCallId);
     failures.push({
       toolCallId: call.toolCallId,
       toolName: tool.name,
@@ -340,6 +354,7 @@ async function execute(
   if (suspension) {
     // The tool swallowed the suspension; it still waits.
     state.pending.set(call.toolCallId, suspension);
+    turn.live.delete(call.toolCallId);
     return;
   }
   let json: JsonValue;
@@ -363,6 +378,7 @@ async function finish(
   if (isError) done.isError = true;
   state.pending.delete(call.toolCallId);
   state.done.set(call.toolCallId, done);
+  turn.live.delete(call.toolCallId);
   await turn.emit({
     type: 'tool-result',
     runId: state.runId,
@@ -393,11 +409,8 @@ async function runChild<I, O>(
   const streamed = turn.forward !== undefined && isStreaming(agent);
   const onEvent = async (event: RunEvent) => {
     if (event.type === 'suspend' || event.type === 'complete') return;
-    const nested = {
-      ...event,
-      path: [segment, ...(event.path ?? [])],
-      checkpoint: () => turn.checkpoint(at(event.checkpoint())),
-    };
+    turn.live.set(toolCallId, at(event.checkpoint()));
+    const nested = { ...event, path: [segment, ...(event.path ?? [])], checkpoint: turn.checkpoint };
     await (streamed ? turn.observe(nested) : turn.emit(nested));
   };
   const childOptions: RunOptions = {
