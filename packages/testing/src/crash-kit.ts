@@ -6,13 +6,18 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
+  type CheckpointEntry,
   type CheckpointLog,
+  type Continuation,
+  type Decisions,
   type DurableOptions,
+  listActions,
   recoverRun,
   replayCheckpoints,
+  resumeDurably,
   runDurably,
 } from '@agent-continuations/core';
-import { durablePlanInput, durableTestAgent } from './durable-agent';
+import { durableParentAgent, durablePlanInput, durableTestAgent } from './durable-agent';
 
 /** Where a worker chose to die. */
 export type KillPoint = 'after-model-call' | 'before-effect' | 'after-effect';
@@ -55,6 +60,13 @@ export interface CrashWorkerOptions {
   leaseMs: number;
   concurrency: number;
   owner: string;
+  /**
+   * Nested variant: a parent calls the durable test agent as a sub-agent (`agentTool`), so the
+   * steps, the approvals and the kills happen inside the child.
+   */
+  nested?: boolean;
+  /** Turns whose `charge` needs an approval; the worker approves them as a human would. */
+  approvals?: number[];
 }
 
 /** The run ids of a scenario. */
@@ -76,7 +88,7 @@ export async function crashWorkerMain(options: CrashWorkerOptions): Promise<void
     process.kill(process.pid, 'SIGKILL');
     await new Promise(() => {});
   };
-  const agent = durableTestAgent({
+  const child = durableTestAgent({
     charge: async (_args, ctx) => {
       await ledger.attempt('charge', ctx.idempotencyKey);
       await maybeDie('before-effect', ctx.idempotencyKey);
@@ -92,6 +104,7 @@ export async function crashWorkerMain(options: CrashWorkerOptions): Promise<void
       return 'sent';
     },
   });
+  const agent = options.nested ? durableParentAgent(child) : child;
   const durable: DurableOptions = {
     owner: options.owner,
     leaseMs: options.leaseMs,
@@ -101,7 +114,10 @@ export async function crashWorkerMain(options: CrashWorkerOptions): Promise<void
       if (event.type === 'tool-result') await ledger.recorded(`${event.runId}:${event.toolCallId}`);
     },
   };
-  const input = durablePlanInput({ steps: options.steps });
+  const input = durablePlanInput({
+    steps: options.steps,
+    ...(options.approvals ? { approvals: options.approvals } : {}),
+  });
   for (;;) {
     const records = await Promise.all(
       crashRunIds(options.runs).map(async (runId) => ({ runId, record: await log.status(runId) })),
@@ -110,7 +126,9 @@ export async function crashWorkerMain(options: CrashWorkerOptions): Promise<void
     if (open.length === 0) return;
     const now = Date.now();
     const ready = open
-      .filter(({ record }) => !record || Date.parse(record.leaseUntil ?? '') < now)
+      .filter(
+        ({ record }) => !record || record.status === 'suspended' || Date.parse(record.leaseUntil ?? '') < now,
+      )
       .slice(0, options.concurrency);
     if (ready.length === 0) {
       // Runs of a dead worker whose lease has not expired yet.
@@ -120,7 +138,11 @@ export async function crashWorkerMain(options: CrashWorkerOptions): Promise<void
     await Promise.all(
       ready.map(async ({ runId, record }) => {
         try {
-          if (record) await recoverRun(agent, log, runId, durable);
+          if (record?.status === 'suspended') {
+            // A human approves what waits (at any depth), and the run goes on durably.
+            const waiting = replayCheckpoints(await log.read(runId)).continuation!;
+            await resumeDurably(agent, log, waiting, approveAll(waiting), durable);
+          } else if (record) await recoverRun(agent, log, runId, durable);
           else await runDurably(agent, log, input, { ...durable, runId });
         } catch (error) {
           // Another worker got there first (or took the run over from us), or the lease clocks
@@ -138,8 +160,12 @@ export interface CrashScenarioReport {
   workers: number;
   killed: number;
   ledger: CrashLedgerReport;
-  /** Per run: the output, and the `n` of each tool result in the final transcript, in order. */
-  runs: Array<{ runId: string; status: string; output: unknown; results: number[] }>;
+  /**
+   * Per run: the output, and the `n` of each tool result in the final transcript, in order (for
+   * the nested variant, in the child's transcript inside the tree, as last recorded), and the run
+   * ids its child had in the log (one when recovery stayed inside the same child run).
+   */
+  runs: Array<{ runId: string; status: string; output: unknown; results: number[]; childRunIds: string[] }>;
 }
 
 /**
@@ -174,11 +200,15 @@ export async function runCrashScenario(options: {
   }
   const runs = await Promise.all(
     crashRunIds(options.runs).map(async (runId) => {
-      const replay = replayCheckpoints(await options.log.read(runId));
-      const results = (replay.continuation?.messages ?? []).flatMap((message) =>
+      const entries = await options.log.read(runId);
+      const replay = replayCheckpoints(entries);
+      const children = childStates(entries);
+      const transcript = children.at(-1)?.messages ?? replay.continuation?.messages ?? [];
+      const results = transcript.flatMap((message) =>
         message.role === 'tool' ? message.content.map((part) => (part.output as { n: number }).n) : [],
       );
-      return { runId, status: replay.status, output: replay.output, results };
+      const childRunIds = [...new Set(children.map((child) => child.runId))];
+      return { runId, status: replay.status, output: replay.output, results, childRunIds };
     }),
   );
   return { workers: options.kills + 1, killed, ledger: await options.ledger.report(), runs };
@@ -202,6 +232,8 @@ export function checkCrashReport(
   for (const run of report.runs) {
     if (run.status !== 'completed' || run.output !== `completed ${plan.steps} steps`)
       violations.push(`${run.runId} ended ${run.status}`);
+    if (run.childRunIds.length > 1)
+      violations.push(`${run.runId}'s child ran as ${run.childRunIds.length} runs: ${run.childRunIds}`);
     if (JSON.stringify(run.results) !== JSON.stringify(expected))
       violations.push(`${run.runId} has results ${run.results}`);
   }
@@ -235,6 +267,24 @@ export function checkCrashReport(
     violations,
     counts: { charge: count('charge', payments.length), notify: count('notify', notifications.length) },
   };
+}
+
+/** Approve every action a continuation waits for, at any depth. */
+function approveAll(continuation: Continuation): Decisions {
+  return Object.fromEntries(
+    listActions(continuation).map((action) => [action.id, { type: 'approve' as const, by: 'crash-kit' }]),
+  );
+}
+
+/** The sub-agent states a log recorded (pending `agent` entries of the root), in order. */
+function childStates(entries: readonly CheckpointEntry[]): Continuation[] {
+  const children: Continuation[] = [];
+  for (const entry of entries) {
+    const pending =
+      entry.type === 'start' ? entry.from?.pending : entry.type === 'end' ? undefined : entry.pending;
+    for (const item of pending ?? []) if (item.kind === 'agent') children.push(item.child);
+  }
+  return children;
 }
 
 /** Spawn a TypeScript worker script in a Node process that resolves workspace sources. */

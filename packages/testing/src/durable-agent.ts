@@ -3,13 +3,14 @@
  * user's input, so any process given the same definition continues any run the same way.
  */
 import {
+  agentTool,
   type ContinuableAgentConfig,
   createContinuableAgent,
   type EngineAgent,
   type ToolContext,
   type ToolDefinition,
 } from '@agent-continuations/core';
-import { firstUserText, scriptedModel, turnIndex } from './scripted-model';
+import { firstUserText, lastToolResults, scriptedModel, turnIndex } from './scripted-model';
 
 /** What one run of the durable test agent does, given as its input (see {@link durablePlanInput}). */
 export interface DurablePlan {
@@ -80,5 +81,30 @@ export function durableTestAgent(options: DurableTestAgentOptions): EngineAgent 
     }),
     tools: [tool('charge'), tool('notify')],
     ...(options.suspendWhen === undefined ? {} : { suspendWhen: options.suspendWhen }),
+  });
+}
+
+/**
+ * A parent for nested durability tests: on its first turn it hands the plan in its input to
+ * `child` (the durable test agent) as a sub-agent through `agentTool`, then answers with the
+ * child's output. A crash inside the child is recovered inside the child.
+ *
+ * @example
+ * ```ts
+ * const parent = durableParentAgent(durableTestAgent({ charge, notify }));
+ * await runDurably(parent, log, durablePlanInput({ steps: 4, approvals: [0] }));
+ * ```
+ */
+export function durableParentAgent(child: EngineAgent, name = 'durable-parent'): EngineAgent {
+  return createContinuableAgent({
+    name,
+    instructions: 'Hand the plan in the user message to the worker sub-agent, then report its answer.',
+    model: scriptedModel((request) => {
+      if (turnIndex(request.messages) === 0)
+        return { toolCalls: [{ name: 'worker', args: { input: firstUserText(request.messages) } }] };
+      const output = lastToolResults(request.messages)[0]?.output;
+      return typeof output === 'string' ? output : JSON.stringify(output);
+    }),
+    tools: [agentTool(child, { name: 'worker', description: 'Runs the plan of a durability test.' })],
   });
 }

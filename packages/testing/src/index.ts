@@ -43,6 +43,7 @@ export {
   type DurablePlan,
   type DurableTestAgentOptions,
   type DurableToolArgs,
+  durableParentAgent,
   durablePlanInput,
   durableTestAgent,
 } from './durable-agent';
