@@ -24,6 +24,7 @@ import {
   toolCallsOf,
   type Usage,
 } from '@agent-continuations/core';
+import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import { isGraphDrained, isUnknownInterruptError, type MemorySaver } from '@langchain/langgraph';
 import type { Children } from './children';
@@ -73,6 +74,10 @@ export interface GraphRunOptions extends RunOptions {
   configurable?: Record<string, unknown>;
   /** LangGraph's runtime `context` for this call (graphs with a `contextSchema`); pass it again to `resume`. */
   context?: unknown;
+  /** LangChain callback handlers for this call (tracing, token streaming), beside the adapter's own. */
+  callbacks?: readonly BaseCallbackHandler[];
+  /** LangChain run tags for this call (tracing). */
+  tags?: readonly string[];
 }
 
 /** A completed run of a wrapped graph: the core's result plus the graph's own final state. */
@@ -169,7 +174,8 @@ export async function runSegment(
   };
   const config = {
     configurable,
-    callbacks: [counter],
+    callbacks: [counter, ...(options.callbacks ?? [])],
+    ...(options.tags ? { tags: [...options.tags] } : {}),
     control,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.context === undefined ? {} : { context: options.context }),

@@ -11,6 +11,7 @@ import {
   type ScriptedOpenAIServer,
   startScriptedOpenAIServer,
 } from '@agent-continuations/testing';
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
 import { Annotation, END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
@@ -68,6 +69,49 @@ describe('the run config', () => {
     expect(done.status).toBe('completed');
     if (done.status === 'completed') expect(done.output).toBe('done: refund="refunded o-1 for u-7"');
     expect(seen).toEqual(['u-7', 'u-7']);
+    expect(counts).toEqual({ refund: 1 });
+  });
+});
+
+describe('callbacks and tags', () => {
+  it("given to run and resume, reach LangChain's callback system as natively", async () => {
+    const started: string[][] = [];
+    class Tracer extends BaseCallbackHandler {
+      name = 'tracer';
+      override async handleChatModelStart(
+        _llm: unknown,
+        _messages: unknown,
+        _runId: string,
+        _parent?: string,
+        _extra?: unknown,
+        tags?: string[],
+      ) {
+        started.push(tags ?? []);
+      }
+    }
+    const counts: Counts = {};
+    const refund = tool(
+      async () => {
+        counts.refund = (counts.refund ?? 0) + 1;
+        return 'ok';
+      },
+      { name: 'refund', description: 'Refund', schema: z.object({}) },
+    );
+    const build = () =>
+      fromGraph(
+        createReactAgent({
+          llm: new ScriptedChatModel([{ toolCalls: [{ name: 'refund', args: {} }] }, reportResults]),
+          tools: requireApproval([refund]),
+          version: 'v2',
+        }),
+        { name: 'refunds' },
+      );
+    const options = { callbacks: [new Tracer()], tags: ['tenant:acme'] };
+    const first = await build().run('refund', options);
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    await build().resume(first.continuation, { [first.actions[0]!.id]: { type: 'approve' } }, options);
+    expect(started).toHaveLength(2);
+    expect(started.every((tags) => tags.includes('tenant:acme'))).toBe(true);
     expect(counts).toEqual({ refund: 1 });
   });
 });
