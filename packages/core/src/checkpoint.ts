@@ -26,7 +26,7 @@ import {
 import type { JsonObject, JsonValue } from './json';
 import { type Message, textOf, toolCallsOf } from './messages';
 import type { Decisions, RunEvent } from './protocol';
-import type { Claim } from './store';
+import type { Claim, ContinuationStore, SaveOptions } from './store';
 
 /** The first entry of a segment: a new run, or a resume. */
 export interface CheckpointStart {
@@ -153,6 +153,25 @@ export interface CheckpointLog {
   unsaved?(options?: { limit?: number }): Promise<string[]>;
   /** Note that suspension `suspensionId` of the run is saved in a store; a no-op once the run moved on. */
   markSaved?(runId: string, suspensionId: string): Promise<void>;
+  /**
+   * Append a `suspend` entry and make `write` in the store in one transaction, when the store
+   * shares the log's database (e.g. a SQLite store on the same file): then true, and the
+   * suspension is marked saved. False (nothing written) when it cannot: the caller appends and
+   * writes the store itself. `LEASE_LOST` as for `append`; a store claim no longer held fails it
+   * too, and nothing is written.
+   */
+  appendWith?(lease: RunLease, entry: CheckpointStep, write: StoreWrite): Promise<boolean>;
+}
+
+/**
+ * What goes into the store with a run's suspension: `next` saved, and the stored continuation the
+ * run resumed marked resumed when `claim` is given (as `store.complete(claim, { next })`).
+ */
+export interface StoreWrite {
+  store: ContinuationStore;
+  next: Continuation;
+  claim?: Claim;
+  save?: SaveOptions;
 }
 
 /** What a log says about a run: where it stands and how to pick it up. */

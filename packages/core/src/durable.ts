@@ -112,8 +112,9 @@ export async function resumeFenced(
   decisions: Decisions,
   options: DurableOptions,
   known: boolean,
-  claim?: Claim,
+  claimed?: ClaimedResume,
 ): Promise<RunResult<unknown>> {
+  const claim = claimed?.claim();
   const start: CheckpointStart = {
     type: 'start',
     runId: continuation.runId,
@@ -124,7 +125,27 @@ export async function resumeFenced(
     ...(claim ? { claim } : {}),
   };
   const lease = await log.begin(start, leaseOptions(options));
-  return driveDurably(log, lease, continuation, options, (run) => agent.resume(continuation, decisions, run));
+  return driveDurably(
+    log,
+    lease,
+    continuation,
+    options,
+    (run) => agent.resume(continuation, decisions, run),
+    claimed,
+  );
+}
+
+/**
+ * The store claim a resume runs under (`resumeStored` with a log): its suspension completes the
+ * claim in the log's transaction when the log can (`written` is then set).
+ */
+export interface ClaimedResume {
+  store: ContinuationStore;
+  claim: () => Claim;
+  /** Stop renewing the claim (throws `LEASE_LOST` when it was lost). */
+  stop: () => Promise<void>;
+  save?: SaveOptions;
+  written?: boolean;
 }
 
 /**
@@ -406,6 +427,7 @@ async function driveDurably(
   base: CheckpointBase,
   options: DurableOptions,
   go: (options: RunOptions) => Promise<RunResult<unknown>>,
+  claimed?: ClaimedResume,
 ): Promise<RunResult<unknown>> {
   const { owner: _owner, leaseMs = 30_000, onEvent: observe, signal, store, save, ...runOptions } = options;
   const record = checkpointer(async (entry, suspended) => {
@@ -413,11 +435,27 @@ async function driveDurably(
     if (beat.lost) throw beat.lost;
     // A suspension or an end releases the lease: stop renewing it first (throws if it was lost).
     if (entry.type !== 'step') await beat.stop();
-    await log.append(lease, entry);
-    if (suspended && store) {
-      await store.save(suspended, save);
-      await log.markSaved?.(suspended.runId, suspended.id);
+    const target = claimed?.store ?? store;
+    if (!suspended || entry.type !== 'suspend' || !target) return log.append(lease, entry);
+    if (log.appendWith) {
+      // The claim is completed with the suspension: stop renewing it first.
+      if (claimed) await claimed.stop();
+      const write = {
+        store: target,
+        next: suspended,
+        ...(claimed ? { claim: claimed.claim() } : {}),
+        ...((claimed?.save ?? save) ? { save: claimed?.save ?? save } : {}),
+      };
+      // One transaction, where the log and the store share a database.
+      if (await log.appendWith(lease, entry, write)) {
+        if (claimed) claimed.written = true;
+        return;
+      }
     }
+    await log.append(lease, entry);
+    if (claimed) return; // resumeStored completes the claim, saving the suspension.
+    await target.save(suspended, save);
+    await log.markSaved?.(suspended.runId, suspended.id);
   }, base);
   // The lease is renewed between steps; a lost lease aborts the run (its tools see the signal),
   // and every later append is refused by the log, so the run writes nothing more.

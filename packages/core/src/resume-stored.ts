@@ -4,7 +4,7 @@
  * aborted and writes nothing.
  */
 import { type CheckpointLog, replayCheckpoints } from './checkpoint';
-import { fenceByStep, recoverRun, resumeFenced } from './durable';
+import { type ClaimedResume, fenceByStep, recoverRun, resumeFenced } from './durable';
 import { ContinuationError, type ErrorCode, isContinuationError } from './errors';
 import type { Continuation } from './format';
 import type { ContinuableAgent, Decisions, RunEvent, RunOptions, RunResult } from './protocol';
@@ -122,11 +122,17 @@ async function resumeLogged<Output>(
     } else if (kept) await store.release(held.claim);
     throw error;
   }
+  const claimed: ClaimedResume = {
+    store,
+    claim: () => held.claim,
+    stop: () => held.stop(),
+    ...(options.save ? { save: options.save } : {}),
+  };
   const running =
     known === 'running'
       ? recoverRun(agent, log, continuation.runId, durable)
-      : resumeFenced(agent, log, continuation, decisions, durable, known, held.claim);
-  return settleLogged(store, log, held, running, options);
+      : resumeFenced(agent, log, continuation, decisions, durable, known, claimed);
+  return settleLogged(store, log, held, running, options, claimed);
 }
 
 /** Settle the record of a logged resume: complete it (saving a suspension) once the run ended or suspended. */
@@ -136,6 +142,7 @@ async function settleLogged<Output>(
   held: HeldClaim,
   running: Promise<RunResult<unknown>>,
   options: ResumeStoredOptions,
+  claimed?: ClaimedResume,
 ): Promise<RunResult<Output>> {
   let result: RunResult<unknown>;
   try {
@@ -151,6 +158,8 @@ async function settleLogged<Output>(
     throw error;
   }
   await held.stop();
+  // Already completed with the suspension, in the log's transaction.
+  if (claimed?.written) return result as RunResult<Output>;
   const next = result.status === 'suspended' ? result.continuation : undefined;
   await store.complete(held.claim, next ? { ...options.save, next } : {});
   if (next) await log.markSaved?.(next.runId, next.id);

@@ -20,6 +20,7 @@ import {
   runRefused,
 } from '@agent-continuations/core';
 import Database from 'better-sqlite3';
+import type { SqliteStore } from './sqlite-store';
 
 /** Options of {@link createSqliteCheckpointLog}. */
 export interface SqliteCheckpointLogOptions {
@@ -185,7 +186,13 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
   );
 
   const append = db.transaction(
-    (lease: RunLease, entry: CheckpointStep | CheckpointEnd, body: string, now: number) => {
+    (
+      lease: RunLease,
+      entry: CheckpointStep | CheckpointEnd,
+      body: string,
+      now: number,
+      also?: () => void,
+    ) => {
       const row = selectRun.get(lease.runId);
       if (!row || row.token !== lease.token || row.status !== 'running') throw leaseLost(lease);
       insertEntry.run(lease.runId, row.next_seq, entry.type, body);
@@ -198,6 +205,12 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
         suspensionId: entry.type === 'suspend' ? (entry.suspension?.id ?? null) : null,
         token: ends ? null : lease.token,
       });
+      if (also) {
+        // The store's write, in this transaction: the suspension is saved with it.
+        also();
+        const id = entry.type === 'suspend' ? entry.suspension?.id : undefined;
+        if (id) markSaved.run(id, lease.runId, id);
+      }
     },
   );
 
@@ -250,6 +263,15 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
       if (takeOver.run(params).changes === 0)
         throw runRefused(runId, 'it is not a running run with an expired lease');
       return { runId, owner: lease.owner, token, leaseUntil: new Date(now + lease.leaseMs).toISOString() };
+    },
+    async appendWith(lease, entry, write) {
+      const store = write.store as Partial<SqliteStore>;
+      // Only a SQLite store on this very connection can write in the log's transaction.
+      if (store.database !== db || typeof store.prepareWrite !== 'function') return false;
+      const apply = await store.prepareWrite(write);
+      const body = await encodeLogEntry(entry, lease.runId, encryption);
+      append.immediate(lease, entry, body, Date.now(), apply);
+      return true;
     },
     async unsaved(filter = {}) {
       return unsaved.all(filter.limit ?? 100).map((row) => row.run_id);

@@ -50,6 +50,12 @@ export interface SqliteStoreOptions {
 export interface SqliteStore extends ContinuationStore {
   readonly database: Database.Database;
   readonly table: string;
+  /**
+   * For a checkpoint log on the same database: encode `write` now and return a synchronous
+   * function that makes it (`complete(claim, { next })`, or `save(next)`), to call inside the
+   * log's own transaction. The function throws `LEASE_LOST` when the claim is no longer held.
+   */
+  prepareWrite(write: { next: Continuation; claim?: Claim; save?: SaveOptions }): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -191,6 +197,11 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     capabilities: { leases: true, expiry: true, multiProcess: !db.memory },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
       upsert.run(await row(continuation, saveOptions));
+    },
+    async prepareWrite(write) {
+      const next = await row(write.next, write.save ?? {});
+      const { claim } = write;
+      return claim ? () => completeWith(claim, next) : () => void upsert.run(next);
     },
     async load(id: string): Promise<StoredContinuation | undefined> {
       const row = select.get({ id, now: Date.now() });
