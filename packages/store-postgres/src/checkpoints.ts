@@ -5,8 +5,10 @@
  * statement that advances the run row (fenced by the lease token) and inserts the entry.
  */
 import {
+  type CheckpointEnd,
   type CheckpointEntry,
   type CheckpointLog,
+  type CheckpointStep,
   ContinuationError,
   decodeLogEntry,
   type Encryption,
@@ -17,6 +19,7 @@ import {
   runRefused,
 } from '@agent-continuations/core';
 import pg from 'pg';
+import type { PostgresStore } from './postgres-store';
 
 /** Options of {@link createPostgresCheckpointLog}. */
 export interface PostgresCheckpointLogOptions {
@@ -127,6 +130,24 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
     return pool.query<R>(text, values);
   };
 
+  // One statement: advance the run row (fenced by the lease token) and insert the entry.
+  const APPEND = `WITH run AS (
+      UPDATE ${runs} SET next_seq = next_seq + 1, status = $3,
+        lease_until = CASE WHEN $4 THEN NULL ELSE now() + lease_ms * interval '1 millisecond' END,
+        token = CASE WHEN $4 THEN NULL ELSE token END,
+        suspension_id = COALESCE($5, suspension_id)
+      WHERE run_id = $1 AND token = $2 AND status = 'running'
+      RETURNING next_seq - 1 AS seq
+    )
+    INSERT INTO ${entries} (run_id, seq, type, body) SELECT $1, seq, $6, $7 FROM run`;
+  const appendValues = async (lease: RunLease, entry: CheckpointStep | CheckpointEnd) => {
+    const ends = entry.type !== 'step';
+    const status = entry.type === 'end' ? entry.status : entry.type === 'suspend' ? 'suspended' : 'running';
+    const suspensionId = entry.type === 'suspend' ? (entry.suspension?.id ?? null) : null;
+    const body = await encodeLogEntry(entry, lease.runId, encryption);
+    return [lease.runId, lease.token, status, ends, suspensionId, entry.type, body];
+  };
+
   return {
     async begin(start, lease) {
       ready ??= migrate();
@@ -177,30 +198,33 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
       }
     },
     async append(lease, entry) {
-      const ends = entry.type !== 'step';
-      const status = entry.type === 'end' ? entry.status : entry.type === 'suspend' ? 'suspended' : 'running';
-      const suspensionId = entry.type === 'suspend' ? (entry.suspension?.id ?? null) : null;
-      const result = await query(
-        `WITH run AS (
-           UPDATE ${runs} SET next_seq = next_seq + 1, status = $3,
-             lease_until = CASE WHEN $4 THEN NULL ELSE now() + lease_ms * interval '1 millisecond' END,
-             token = CASE WHEN $4 THEN NULL ELSE token END,
-             suspension_id = COALESCE($5, suspension_id)
-           WHERE run_id = $1 AND token = $2 AND status = 'running'
-           RETURNING next_seq - 1 AS seq
-         )
-         INSERT INTO ${entries} (run_id, seq, type, body) SELECT $1, seq, $6, $7 FROM run`,
-        [
-          lease.runId,
-          lease.token,
-          status,
-          ends,
-          suspensionId,
-          entry.type,
-          await encodeLogEntry(entry, lease.runId, encryption),
-        ],
-      );
+      const result = await query(APPEND, await appendValues(lease, entry));
       if (result.rowCount === 0) throw leaseLost(lease);
+    },
+    async appendWith(lease, entry, write) {
+      const store = write.store as Partial<PostgresStore>;
+      // Only a Postgres store on this very pool can write in the log's transaction.
+      if (store.pool !== pool || typeof store.writeIn !== 'function') return false;
+      ready ??= migrate();
+      await ready;
+      const values = await appendValues(lease, entry);
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await client.query(APPEND, values);
+        if (result.rowCount === 0) throw leaseLost(lease);
+        await store.writeIn(client, write);
+        const id = entry.suspension?.id;
+        if (entry.type === 'suspend' && id)
+          await client.query(`UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1`, [lease.runId, id]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+      return true;
     },
     async renew(lease) {
       const result = await query(

@@ -53,6 +53,17 @@ export interface PostgresStoreOptions {
 export interface PostgresStore extends ContinuationStore {
   /** The quoted table name (`"schema"."table"` when a schema was given), for your own queries. */
   readonly table: string;
+  /** The pool the store queries through; a checkpoint log given the same pool writes with it in one transaction. */
+  readonly pool: pg.Pool;
+  /**
+   * For a checkpoint log on the same pool: make `write` (`complete(claim, { next })`, or
+   * `save(next)`) on `client`, inside the log's open transaction. `LEASE_LOST` when the claim is
+   * no longer held (the caller rolls back).
+   */
+  writeIn(
+    client: pg.ClientBase,
+    write: { next: Continuation; claim?: Claim; save?: SaveOptions },
+  ): Promise<void>;
   /** Create the schema, table and indexes if missing. Safe to call from many processes at once. */
   migrate(): Promise<void>;
   /** Drop the table (tests and teardown). */
@@ -198,6 +209,19 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
   return {
     table,
+    pool,
+    async writeIn(client, write) {
+      const values = await upsertValues(write.next, write.save ?? {});
+      await ready();
+      if (write.claim) {
+        const done = await client.query(`UPDATE ${table} SET completed = true WHERE ${HELD}`, [
+          write.claim.id,
+          write.claim.token,
+        ]);
+        if (!done.rowCount) throw claimLost(write.claim);
+      }
+      await client.query(UPSERT, values);
+    },
     capabilities: { leases: true, expiry: true, multiProcess: true },
     migrate,
     async drop() {
