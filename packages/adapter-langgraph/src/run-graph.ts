@@ -22,6 +22,7 @@ import {
   type ToolResultPart,
   textOf,
   toolCallsOf,
+  toPredicates,
   type Usage,
 } from '@agent-continuations/core';
 import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
@@ -143,7 +144,10 @@ export async function runSegment(
   for (const entry of context.done) done[entry.toolCallId] = doneToPart(entry);
   const startedAt = Date.now();
   const beforeModelCall = () => counter.outstanding.size === 0;
-  const control = new PredicateControl(segment.predicates, segment.skipFirstCheck, beforeModelCall, () => ({
+  // The agent's predicates and this call's; the inherited ones (such as onAbort) reach sub-agents.
+  const predicates = [...segment.predicates, ...toPredicates(options.suspendWhen)];
+  const inherited = predicates.filter((predicate) => predicate.inherited);
+  const control = new PredicateControl(predicates, segment.skipFirstCheck, beforeModelCall, () => ({
     runId: context.runId,
     step: context.step + counter.calls,
     usage: addUsage(context.usage, counter.usage),
@@ -170,7 +174,10 @@ export async function runSegment(
     [RUN_ID_KEY]: context.runId,
     [MESSAGES_KEY]: segment.messagesKey,
     [EDITS_KEY]: editsOf(context),
-    ...(options.allowChangedAgent ? { [CHILD_OPTIONS_KEY]: { allowChangedAgent: true } } : {}),
+    [CHILD_OPTIONS_KEY]: {
+      ...(options.allowChangedAgent ? { allowChangedAgent: true } : {}),
+      ...(inherited.length > 0 ? { suspendWhen: inherited } : {}),
+    },
   };
   const config = {
     configurable,

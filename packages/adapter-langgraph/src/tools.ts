@@ -173,7 +173,9 @@ export interface AgentToolOptions<Input> {
   /** The tool name; defaults to the agent's name. */
   name?: string;
   description?: string;
-  /** Arguments schema for the model; defaults to `{ input: string }`. */
+  /** The arguments the model gives, as a zod object schema; `{ input: string }` by default (the core's name). */
+  inputSchema?: z.ZodObject;
+  /** The same as `inputSchema`, under LangChain's name for it. */
   schema?: z.ZodObject;
   /** Turn the tool's arguments into the agent's input; defaults to `args.input`. */
   toInput?: (args: any) => Input;
@@ -194,7 +196,10 @@ export function agentTool<Input, Output>(
   agent: ContinuableAgent<Input, Output>,
   options: AgentToolOptions<Input> = {},
 ): StructuredToolInterface {
-  const schema = options.schema ?? z.object({ input: z.string().describe('The task for the sub-agent') });
+  const schema =
+    options.inputSchema ??
+    options.schema ??
+    z.object({ input: z.string().describe('The task for the sub-agent') });
   const toInput = options.toInput ?? ((args: { input: Input }) => args.input);
   const name = options.name ?? agent.name;
   const made = tool(

@@ -1,7 +1,10 @@
-import type { PredicateContext } from '@agent-continuations/core';
-import { type Counts, lastToolResults, lookupTool } from '@agent-continuations/testing';
-import { expect, it } from 'vitest';
-import { fromGraph } from '../src';
+import { onAbort, type PredicateContext, serializeContinuation } from '@agent-continuations/core';
+import { type Counts, lastToolResults, lookupTool, reportResults } from '@agent-continuations/testing';
+import { tool } from '@langchain/core/tools';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { agentTool, fromGraph } from '../src';
 import { buildGraph, conformanceTools } from './harness';
 import { ScriptedChatModel } from './scripted-chat-model';
 
@@ -37,4 +40,49 @@ it('an async predicate is answered before the boundary it fires at', async () =>
   expect(result.status).toBe('completed');
   if (result.status === 'completed') expect(result.output).toBe('looked up 1 at the end');
   expect(counts.lookup_account).toBe(4);
+});
+
+describe('inherited predicates', () => {
+  it("onAbort given to the parent's run reaches a running sub-agent: the tree suspends, resume(c, {}) goes on", async () => {
+    const controller = new AbortController();
+    const counts: Counts = {};
+    const build = () => {
+      const drain = tool(
+        async () => {
+          counts.drain = (counts.drain ?? 0) + 1;
+          controller.abort(); // a shutdown begins while the sub-agent runs
+          return 'drained';
+        },
+        { name: 'drain', description: 'Drain', schema: z.object({}) },
+      );
+      const worker = fromGraph(
+        createReactAgent({
+          llm: new ScriptedChatModel([{ toolCalls: [{ name: 'drain', args: {} }] }, reportResults]),
+          tools: [drain],
+          version: 'v2',
+        }),
+        { name: 'worker' },
+      );
+      return fromGraph(
+        createReactAgent({
+          llm: new ScriptedChatModel([
+            { toolCalls: [{ name: 'worker', args: { input: 'drain it' } }] },
+            reportResults,
+          ]),
+          tools: [agentTool(worker)],
+          version: 'v2',
+        }),
+        { name: 'boss' },
+      );
+    };
+    const first = await build().run('go', { suspendWhen: [onAbort(controller.signal)] });
+    if (first.status !== 'suspended') throw new Error(`expected a suspension, got ${first.status}`);
+    expect(first.actions).toEqual([]);
+    expect(first.continuation.suspendedBy).toEqual({ type: 'predicate', predicates: ['call_1_0/onAbort'] });
+    expect(counts).toEqual({ drain: 1 });
+    const done = await build().resume(serializeContinuation(first.continuation), {});
+    expect(done.status).toBe('completed');
+    if (done.status === 'completed') expect(done.output).toBe('done: worker="done: drain=\\"drained\\""');
+    expect(counts).toEqual({ drain: 1 });
+  });
 });

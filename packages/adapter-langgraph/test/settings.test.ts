@@ -19,7 +19,7 @@ import { createReactAgent, ToolNode, toolsCondition } from '@langchain/langgraph
 import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fromGraph, requireApproval } from '../src';
+import { agentTool, fromGraph, requireApproval } from '../src';
 import { ScriptedChatModel } from './scripted-chat-model';
 
 let server: ScriptedOpenAIServer;
@@ -192,5 +192,54 @@ describe('a graph without a messages channel', () => {
       .addEdge('agent', END)
       .compile();
     expect(() => fromGraph(named, { name: 'chat', messagesKey: 'chat' })).not.toThrow();
+  });
+});
+
+describe('agentTool options', () => {
+  it("take the core's shape (inputSchema, toInput), with LangChain's `schema` as an alias", async () => {
+    const seen: unknown[] = [];
+    const child = {
+      name: 'echo',
+      framework: 'test',
+      run: async (input: unknown) => {
+        seen.push(input);
+        return {
+          status: 'completed' as const,
+          output: 'ok',
+          messages: [],
+          runId: 'r',
+          usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+          step: 0,
+          decisions: [],
+        };
+      },
+      resume: async () => {
+        throw new Error('not resumed');
+      },
+    };
+    const made = agentTool(child, {
+      inputSchema: z.object({ city: z.string() }),
+      toInput: (args: { city: string }) => `weather in ${args.city}`,
+    });
+    const aliased = agentTool(child, { name: 'echo2', schema: z.object({ town: z.string() }) });
+    const llm = new ScriptedChatModel([
+      {
+        toolCalls: [
+          { name: 'echo', args: { city: 'Oslo' } },
+          { name: 'echo2', args: { town: 'Bergen', input: 'x' } },
+        ],
+      },
+      reportResults,
+    ]);
+    const result = await fromGraph(createReactAgent({ llm, tools: [made, aliased], version: 'v2' }), {
+      name: 'desk',
+    }).run('go');
+    expect(result.status).toBe('completed');
+    expect(seen).toContain('weather in Oslo');
+    expect(
+      llm.requests[0]!.tools.map((spec) =>
+        Object.keys((spec.inputSchema as { properties: object }).properties),
+      ),
+    ).toEqual([['city'], ['town']]);
   });
 });
