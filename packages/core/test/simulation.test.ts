@@ -31,6 +31,8 @@ import { z } from 'zod';
 /** Sequences per CI run (issue 11: at least 10,000). */
 const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 10_000);
 const SEED = Number(process.env.SIMULATION_SEED ?? 1);
+/** Durable sequences (runDurably, resumeStored with the log, recover) per CI run. */
+const DURABLE_SEQUENCES = Math.max(1, Math.round(SEQUENCES / 20));
 
 const harness = engineHarness();
 const sealedHarness = engineHarness({ secret: 'simulation-secret', keyId: 'sim-1' });
@@ -42,7 +44,7 @@ describe('fault simulation: core engine', () => {
       sealedHarness,
       seed: SEED,
       runs: SEQUENCES,
-      // Durable runs (checkpoint log + store) are simulated below: they fail today (issue 10).
+      // Durable runs (checkpoint log + store) are simulated below, in a run of their own.
       modes: ['direct', 'stored'],
       // Small trees and short sequences keep 10,000 of them affordable; `pnpm simulate` runs larger ones.
       maxWidth: 2,
@@ -56,10 +58,10 @@ describe('fault simulation: core engine', () => {
 });
 
 /**
- * Bugs the simulation found, each as a minimal reproduction that fails today (`it.fails`). When one
- * is fixed, its test starts passing, `it.fails` reports it, and it becomes a plain `it`.
+ * Bugs the simulation found, each as a minimal reproduction. Each failed when it was written (as
+ * `it.fails`) and passes since its owner's fix; they stay as regression tests.
  */
-describe('bugs found by the fault simulation (reproductions)', () => {
+describe('bugs found by the fault simulation (regressions)', () => {
   const lookup = () => {
     const calls: string[] = [];
     const tool = defineTool({
@@ -114,7 +116,7 @@ describe('bugs found by the fault simulation (reproductions)', () => {
   const lapse = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
   // Durable sequences whose worker died after a turn of parallel calls (`pnpm simulate --modes durable`).
-  it.fails('checkpointer: parallel tool calls of one turn are each recorded once, so the log can be replayed', async () => {
+  it('checkpointer: parallel tool calls of one turn are each recorded once, so the log can be replayed', async () => {
     const { tool } = lookup();
     const agent = createContinuableAgent({
       name: 'parallel',
@@ -133,14 +135,14 @@ describe('bugs found by the fault simulation (reproductions)', () => {
     });
     const log = createMemoryCheckpointLog();
     await expect(runDurably(agent, log, 'go', { runId: 'parallel-1' })).rejects.toThrow('model down');
-    // Today: INVALID_CONTINUATION "the call call_1_0 is done twice": the checkpointer's writes race
+    // Was: INVALID_CONTINUATION "the call call_1_0 is done twice": the checkpointer's writes raced
     // (it updates what it diffs against only after `await append`), so no worker can ever recover the run.
     const replay = replayCheckpoints(await log.read('parallel-1'));
     expect(replay.continuation?.done.map((done) => done.toolCallId).sort()).toEqual(['call_1_0', 'call_1_1']);
   });
 
   // Sealed durable sequences with a model error (`pnpm simulate --modes durable`): recovery refuses its own log.
-  it.fails('recover: a sealed agent goes on from its own checkpoint log (today SEAL_MISSING, forever)', async () => {
+  it('recover: a sealed agent goes on from its own checkpoint log (was SEAL_MISSING, forever)', async () => {
     const { tool, calls } = lookup();
     let failures = 1;
     const agent = createContinuableAgent({
@@ -161,14 +163,14 @@ describe('bugs found by the fault simulation (reproductions)', () => {
     );
     await lapse(60);
     const [recovered] = await recover(log, { [agent.name]: agent }, { leaseMs: 5_000 });
-    // Today: `replayCheckpoints` drops the seal and `recover` does not mark its own record as trusted.
+    // Was: `replayCheckpoints` dropped the seal and `recover` did not mark its own record as trusted.
     expect(recovered?.error).toBeUndefined();
     expect(recovered?.result?.status).toBe('completed');
     expect(calls).toHaveLength(1);
   });
 
   // Issue 10 (c); durable sequences with a duplicate delivery: the same approved continuation resumed twice.
-  it.fails('resumeDurably: a continuation the log has moved past is refused and runs nothing', async () => {
+  it('resumeDurably: a continuation the log has moved past is refused and runs nothing', async () => {
     const gate = { hang: false };
     const { tool, calls } = pay(gate);
     const agent = createContinuableAgent({
@@ -188,7 +190,7 @@ describe('bugs found by the fault simulation (reproductions)', () => {
   // Seed 19 (`pnpm simulate --seed 19 --modes durable`): fencing by step must not count only the
   // steps of sub-agents still pending: once a sub-agent completes, its model calls leave that sum,
   // and an older continuation (whose sub-agent was still busy) looks newer than the log's head.
-  it.fails('resumeDurably: an older continuation whose sub-agent was mid-run is refused once the log moved past it', async () => {
+  it('resumeDurably: an older continuation whose sub-agent was mid-run is refused once the log moved past it', async () => {
     const { tool: lookupTool } = lookup();
     const { tool: payTool, calls } = pay({ hang: false });
     const child = createContinuableAgent({
@@ -224,7 +226,7 @@ describe('bugs found by the fault simulation (reproductions)', () => {
   // Seed 61 (`pnpm simulate --seed 61 --modes durable`): two sub-agents run in parallel; each
   // nested checkpoint carries the parent's stale copy of the other one's state, and the log keeps
   // whichever came last, so a sibling's applied approval is lost and recovery asks for it again.
-  it.fails("checkpoints of parallel sub-agents keep each other's progress, so recovery runs nothing twice", async () => {
+  it("checkpoints of parallel sub-agents keep each other's progress, so recovery runs nothing twice", async () => {
     const { tool, calls } = pay({ hang: false });
     let failures = 1;
     const a = createContinuableAgent({
@@ -272,14 +274,14 @@ describe('bugs found by the fault simulation (reproductions)', () => {
     await lapse(60);
     const [recovered] = await recover(log, { [root.name]: root }, { leaseMs: 5_000 });
     if (recovered?.result?.status !== 'suspended') throw new Error('expected sibling a to wait for a2');
-    // Today b1 is listed again (call_1_1/call_1_0) beside a2, and approving it pays b1 twice.
+    // Was: b1 listed again (call_1_1/call_1_0) beside a2, and approving it paid b1 twice.
     expect(listActions(recovered.result.continuation).map((action) => action.id)).toEqual([
       'call_1_0/call_2_0',
     ]);
   });
 
   // Issue 10 (a); seeds 18, 38 (`--modes durable`): the worker dies after the log recorded the suspension, before the store saved it.
-  it.fails('recover: a suspension the log holds and the store lacks is saved to the store', async () => {
+  it('recover: a suspension the log holds and the store lacks is saved to the store', async () => {
     const { tool } = pay({ hang: false });
     const agent = createContinuableAgent({
       name: 'unsaved',
@@ -297,7 +299,7 @@ describe('bugs found by the fault simulation (reproductions)', () => {
   });
 
   // Issue 10 (b); seed 3 (`--modes durable`): a worker dies while resuming a claimed record durably.
-  it.fails('recover: a run finished by recovery leaves no claimed record waiting again in the store', async () => {
+  it('recover: a run finished by recovery leaves no claimed record waiting again in the store', async () => {
     const gate: { hang: boolean; dead?: () => void } = { hang: true };
     const { tool, calls } = pay(gate);
     const agent = createContinuableAgent({
@@ -328,20 +330,20 @@ describe('bugs found by the fault simulation (reproductions)', () => {
     const [recovered] = await recover(log, { [agent.name]: agent }, { store, leaseMs: 5_000 });
     expect(recovered?.result?.status).toBe('completed');
     expect(calls).toHaveLength(2); // the documented at-least-once edge: it died before recording the result
-    // Today the claim lapses and the approval is listed as waiting again; approving it pays a third time.
+    // Was: the claim lapsed and the approval was listed as waiting again; approving it paid a third time.
     const { items } = await store.list({ status: 'suspended' });
     expect(items).toEqual([]);
   });
 
-  // The durable mode of the simulation, which finds all of the above at random: green once they are fixed.
-  it.fails('200 seeded sequences of durable runs (checkpoint log + store) keep every invariant', {
+  // The durable mode of the simulation, which found all of the above at random.
+  it(`${DURABLE_SEQUENCES} seeded sequences of durable runs (checkpoint log + store) keep every invariant`, {
     timeout: 120_000,
   }, async () => {
     const summary = await runSimulation({
       harness,
       sealedHarness,
       seed: SEED,
-      runs: 200,
+      runs: DURABLE_SEQUENCES,
       modes: ['durable'],
     });
     console.log(formatSummary(summary, 'core simulation, durable runs'));

@@ -1,6 +1,7 @@
 /**
  * An in-memory {@link CheckpointLog} for the simulation, with the SQLite log's semantics (leases
- * fenced by token, `begin` refused while running, take-over of expired runs counted in `attempts`).
+ * fenced by token, `begin` refused while running, take-over of expired runs counted in `attempts`,
+ * suspensions not yet marked saved in a store listed by `unsaved`).
  * Time is `Date.now()`, so the simulation's clock makes leases lapse.
  */
 import {
@@ -14,6 +15,8 @@ import {
 
 interface Run {
   record: RunRecord;
+  /** The last suspension a store is known to hold (see `markSaved`). */
+  savedId?: string;
   token?: string;
   leaseUntil?: number;
   leaseMs: number;
@@ -24,6 +27,8 @@ interface Run {
 /** A checkpoint log kept in memory; its entries are JSON text, so what you read is a copy. */
 export type MemoryCheckpointLog = CheckpointLog & {
   fail(lease: RunLease, error: string): Promise<void>;
+  unsaved(options?: { limit?: number }): Promise<string[]>;
+  markSaved(runId: string, suspensionId: string): Promise<void>;
   size(runId: string): Promise<{ entries: number; bytes: number }>;
 };
 
@@ -121,6 +126,21 @@ export function createMemoryCheckpointLog(): MemoryCheckpointLog {
       run.leaseMs = options.leaseMs;
       run.record.attempts = (run.record.attempts ?? 0) + 1;
       return leaseOf(run, runId, options.owner);
+    },
+    async unsaved(options = {}) {
+      return [...runs.values()]
+        .filter(
+          (run) =>
+            run.record.status === 'suspended' &&
+            run.record.suspensionId !== undefined &&
+            run.savedId !== run.record.suspensionId,
+        )
+        .slice(0, options.limit ?? 100)
+        .map((run) => run.record.runId);
+    },
+    async markSaved(runId, suspensionId) {
+      const run = runs.get(runId);
+      if (run && run.record.suspensionId === suspensionId) run.savedId = suspensionId;
     },
     async size(runId) {
       const entries = runs.get(runId)?.entries ?? [];

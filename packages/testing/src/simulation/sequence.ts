@@ -306,7 +306,10 @@ class Sequence {
           runId: this.runId,
           owner: `p${proc.process.id}`,
         }).then(async (result) => {
-          if (result.status === 'suspended') await proc.store.save(result.continuation);
+          if (result.status === 'suspended') {
+            await proc.store.save(result.continuation);
+            await proc.log.markSaved?.(this.runId, result.continuation.id);
+          }
           return result;
         }),
       );
@@ -656,8 +659,7 @@ class Sequence {
       }
       if (!this.reconciled) {
         // Recovery may reconcile the log and the store (save the log's suspension): give it a chance.
-        this.reconciled = true;
-        await this.recoverOnce();
+        this.reconciled = await this.recoverOnce();
         return;
       }
       this.violation(
@@ -675,30 +677,25 @@ class Sequence {
     await this.resumeDurablyOnce(record.id, 'some');
   }
 
-  /** Claim the record, resume it durably, and settle the claim with the next suspension. */
+  /** Resume the record under a claim with every step in the log (`resumeStored` with `log`). */
   async resumeDurablyOnce(id: string, which: 'some' | 'all'): Promise<void> {
-    let decided: Decisions = {};
-    const outcome = await this.op(`claim + resumeDurably(${id})`, async (proc) => {
-      const claim = await proc.store.claim(id, { owner: `p${proc.process.id}` });
-      const stored = await proc.store.load(id);
-      decided = this.decide(stored!.continuation, which === 'all' ? 'all' : this.opIndex);
-      try {
-        const result = await resumeDurably(proc.agent, proc.log, stored!.continuation, decided, {
-          owner: `p${proc.process.id}`,
-        });
-        await proc.store.complete(claim, result.status === 'suspended' ? { next: result.continuation } : {});
-        return result;
-      } catch (error) {
-        // Refused before it ran: give the claim back; otherwise the log holds the run now.
-        if (isContinuationError(error, 'CLAIM_CONFLICT')) await proc.store.release(claim);
-        else await proc.store.complete(claim);
-        throw error;
-      }
-    });
+    const decided: Decisions = {};
+    const now = which === 'all' ? 'all' : this.opIndex + 1;
+    const outcome = await this.op(`resumeStored(${id}, with the log)`, (proc) =>
+      resumeStored(
+        proc.store,
+        proc.agent,
+        id,
+        (continuation) => Object.assign(decided, this.decide(continuation, now)),
+        { owner: `p${proc.process.id}`, log: proc.log },
+      ),
+    );
+    if ('error' in outcome && isContinuationError(outcome.error, 'CLAIM_CONFLICT')) return;
     this.absorbDurable(outcome, decided);
   }
 
-  async recoverOnce(): Promise<void> {
+  /** Run `recover` with the store; false when the process crashed in it. */
+  async recoverOnce(): Promise<boolean> {
     const outcome = await this.op('recover', (proc) =>
       recover(
         proc.log,
@@ -706,13 +703,15 @@ class Sequence {
         { store: proc.store, owner: `p${proc.process.id}` },
       ),
     );
-    if (!('value' in outcome)) return;
+    if ('crashed' in outcome) return false;
+    if (!('value' in outcome)) return true;
     for (const recovered of outcome.value) {
       if (recovered.runId !== this.runId) continue;
       if (recovered.result) this.absorbDurable({ value: recovered.result });
       else
         this.note(`  recovery failed: ${describe(recovered.error)}${recovered.failed ? ' (given up)' : ''}`);
     }
+    return true;
   }
 
   /** The same continuation resumed again after the log moved past it: refused, nothing runs. */

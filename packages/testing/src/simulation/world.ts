@@ -244,5 +244,7 @@ export function processLog(log: MemoryCheckpointLog, process: Process, faults: F
     status: quiet((runId) => log.status(runId)),
     expired: quiet((options) => log.expired(options)),
     takeOver: wrap('takeOver', (runId, options) => log.takeOver(runId, options)),
+    unsaved: quiet((options) => log.unsaved(options)),
+    markSaved: wrap('markSaved', (runId, suspensionId) => log.markSaved(runId, suspensionId)),
   } as CheckpointLog;
 }
