@@ -154,7 +154,7 @@ describe('agent: the name must match; the fingerprint is compared within one fra
 
 describe('provider extras: kept where their framework reads them, never put on a foreign wire', () => {
   it('the sources write extras under their own keys', () => {
-    expect(extrasKeys(sourceOf('vercel-ai'))).toEqual(['openai']);
+    expect(extrasKeys(sourceOf('vercel-ai'))).toEqual(['ai-sdk', 'openai']);
     expect(extrasKeys(sourceOf('langgraph'))).toEqual(['langchain']);
   });
 

@@ -21,6 +21,7 @@ const OPTIONS = new Set([
   'toolErrors',
   'maxChatCompletions',
   'maxSteps',
+  'seal',
   'toolContext',
 ]);
 

@@ -14,6 +14,7 @@ import {
   type PredicateContext,
   type RunOptions,
   type RunResult,
+  type SealConfig,
   type StreamInput,
   type SuspendWhen,
   toPredicates,
@@ -55,6 +56,11 @@ export interface OpenAIAgentConfig<Settings extends ModelSettings = ModelSetting
   maxChatCompletions?: number;
   /** The engine's step limit per `run` / `resume` (predicate `maxSteps`); the core's default otherwise. */
   maxSteps?: number;
+  /**
+   * Seal every continuation the agent emits and refuse, before anything runs, one that is
+   * unsealed or altered (`SEAL_MISSING`, `SEAL_MISMATCH`); `previous` secrets still verify.
+   */
+  seal?: SealConfig;
   /** The third argument of every `runTools`-shaped tool's handler, as `runTools({ toolContext })` passes it. */
   toolContext?: unknown;
   /** On a rejected call: tell the model and go on (default), or end the run as rejected. */
@@ -138,6 +144,7 @@ export function createAgent<const Settings extends ModelSettings = ModelSettings
     ...(config.onReject === undefined ? {} : { onReject: config.onReject }),
     ...(config.toolErrors === undefined ? {} : { toolErrors: config.toolErrors }),
     ...(config.maxSteps === undefined ? {} : { maxSteps: config.maxSteps }),
+    ...(config.seal === undefined ? {} : { seal: config.seal }),
   });
   const parse = outputParser(api, config.modelSettings);
   if (!parse) return engine as unknown as OpenAIAgent<Output>;

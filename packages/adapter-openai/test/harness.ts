@@ -45,6 +45,7 @@ export function openaiHarness(
         tools: spec.tools.map(toAdapterTool),
         ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
         ...(spec.onReject ? { onReject: spec.onReject } : {}),
+        ...(spec.seal ? { seal: spec.seal } : {}),
       });
     },
   };

@@ -10,7 +10,6 @@ import {
   ContinuationError,
   type JsonObject,
   type JsonValue,
-  type RunEvent,
   type RunOptions,
 } from '@agent-continuations/core';
 import { asSchema, type ModelMessage } from 'ai';
@@ -83,10 +82,15 @@ export function callOptionsOf(continuation: Continuation): JsonValue | undefined
 }
 
 /**
- * Run options that keep the call options in every continuation the run emits: the suspension's,
- * and the checkpoints observers take.
+ * Run options that keep the call options in every continuation the run emits (the suspension's,
+ * the checkpoints observers take, a failure's), as the `state` the engine carries; the other
+ * native data of a continuation this adapter made is kept beside them.
  */
-export function keepingCallOptions(options: RunOptions, callOptions: unknown): RunOptions {
+export function keepingCallOptions(
+  options: RunOptions,
+  callOptions: unknown,
+  resumed?: Continuation,
+): RunOptions {
   if (callOptions === undefined) return options;
   let json: JsonValue;
   try {
@@ -97,31 +101,7 @@ export function keepingCallOptions(options: RunOptions, callOptions: unknown): R
       `The call options must be JSON, to be kept in the continuation: ${(error as Error).message}`,
     );
   }
-  const keep = (continuation: Continuation): Continuation => {
-    const state = continuation.state;
-    const others = typeof state === 'object' && state !== null && !Array.isArray(state) ? state : {};
-    continuation.state = { ...others, [AI_SDK_KEY]: { callOptions: json } };
-    return continuation;
-  };
-  const user = options.onEvent;
-  return {
-    ...options,
-    onEvent: async (event: RunEvent) => {
-      if (event.type === 'suspend') keep(event.continuation);
-      const seen = 'checkpoint' in event ? { ...event, checkpoint: () => keep(event.checkpoint()) } : event;
-      await user?.(seen as RunEvent);
-    },
-  };
-}
-
-/** Put the call options into a continuation (for results the run returns). */
-export function withCallOptions(continuation: Continuation, callOptions: unknown): Continuation {
-  if (callOptions === undefined || callOptionsOf(continuation) !== undefined) return continuation;
-  const state = continuation.state;
+  const state = resumed?.agent.framework === 'vercel-ai' ? resumed.state : undefined;
   const others = typeof state === 'object' && state !== null && !Array.isArray(state) ? state : {};
-  continuation.state = {
-    ...others,
-    [AI_SDK_KEY]: { callOptions: JSON.parse(JSON.stringify(callOptions)) as JsonValue },
-  };
-  return continuation;
+  return { ...options, state: { ...others, [AI_SDK_KEY]: { callOptions: json } } };
 }

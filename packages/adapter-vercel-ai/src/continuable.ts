@@ -21,13 +21,7 @@ import {
   toPredicates,
 } from '@agent-continuations/core';
 import type { ModelMessage, Tool } from 'ai';
-import {
-  callOptionsOf,
-  keepingCallOptions,
-  prepareCall,
-  preparesCalls,
-  withCallOptions,
-} from './call-options';
+import { callOptionsOf, keepingCallOptions, prepareCall, preparesCalls } from './call-options';
 import {
   type AnySettings,
   agentSettings,
@@ -117,6 +111,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
       ...(options.onReject === undefined ? {} : { onReject: options.onReject }),
       ...(options.toolErrors === undefined ? {} : { toolErrors: options.toolErrors }),
       ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+      ...(options.seal === undefined ? {} : { seal: options.seal }),
     });
   };
   let shared: Promise<EngineAgent> | undefined;
@@ -170,7 +165,6 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
 
   /** What a completed run becomes: the parsed `output`, after `onFinish` saw the SDK's event. */
   const finish = async (result: RunResult<string>, prepared: Prepared): Promise<RunResult<Output>> => {
-    if (result.status === 'suspended') withCallOptions(result.continuation, prepared.callOptions);
     if (result.status !== 'completed') return result as RunResult<Output>;
     const { effective, context } = prepared;
     const steps = stepsOf(result.messages, result.step - context.segmentStart, effective);
@@ -188,12 +182,6 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
       : result.output;
     await onFinishOf(effective)?.(finishEvent(steps, effective));
     return { ...result, output: output as Output };
-  };
-
-  const keepOnError = (prepared: Prepared) => (error: unknown) => {
-    if (isContinuationError(error) && error.continuation)
-      withCallOptions(error.continuation, prepared.callOptions);
-    throw error;
   };
 
   const start = async (
@@ -219,7 +207,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
       parsed.step,
       extra,
     );
-    return { prepared, parsed, runOptions: keepingCallOptions(runOptions, callOptions) };
+    return { prepared, parsed, runOptions: keepingCallOptions(runOptions, callOptions, parsed) };
   };
 
   const run = async (
@@ -228,9 +216,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
     extra?: AnySettings,
   ) => {
     const started = await start(input, runOptions, extra);
-    const result = await started.prepared.engine
-      .run(toNeutralInput(started.input), started.runOptions)
-      .catch(keepOnError(started.prepared));
+    const result = await started.prepared.engine.run(toNeutralInput(started.input), started.runOptions);
     return { result: await finish(result, started.prepared), context: started.prepared.context };
   };
 
@@ -257,9 +243,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
         ),
       };
     })();
-    const result = begun.then(({ inner, prepared }) =>
-      inner.result.catch(keepOnError(prepared)).then((done) => finish(done, prepared)),
-    );
+    const result = begun.then(({ inner, prepared }) => inner.result.then((done) => finish(done, prepared)));
     result.catch(() => {});
     const events: AgentStream<Output> = {
       result,
@@ -317,9 +301,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
       (await run(input, runOptions)).result,
     resume: async (continuation: Continuation | string, decisions?: Decisions, runOptions?: RunOptions) => {
       const resumed = await resumeWith(continuation, runOptions);
-      const result = await resumed.prepared.engine
-        .resume(resumed.parsed, decisions, resumed.runOptions)
-        .catch(keepOnError(resumed.prepared));
+      const result = await resumed.prepared.engine.resume(resumed.parsed, decisions, resumed.runOptions);
       return finish(result, resumed.prepared);
     },
     checkDecisions: async (

@@ -7,6 +7,7 @@ import type {
   Decisions,
   RunOptions,
   RunResult,
+  SealConfig,
   SuspendWhen,
 } from '@agent-continuations/core';
 import type { GenerateTextResult, ModelMessage, StreamTextResult, Tool, ToolSet } from 'ai';
@@ -26,6 +27,11 @@ export interface ContinuableOptions {
   toolErrors?: 'model' | 'throw';
   /** The engine's step limit per `run` / `resume` (predicate `maxSteps`); the core's default otherwise. */
   maxSteps?: number;
+  /**
+   * Seal every continuation the agent emits and refuse, before anything runs, one that is
+   * unsealed or altered (`SEAL_MISSING`, `SEAL_MISMATCH`); `previous` secrets still verify.
+   */
+  seal?: SealConfig;
 }
 
 /** A run's input: a prompt, or an AI SDK conversation. */

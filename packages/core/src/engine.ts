@@ -174,6 +174,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       pending: new Map(),
       done: new Map(),
       segment: { startedAt: Date.now(), step: 0, usage: emptyUsage() },
+      ...(options.state === undefined ? {} : { native: options.state }),
     };
     return drive(state, new Map(), false, options, sink);
   }
@@ -230,6 +231,14 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     await checkDecisions(continuation, decisions, tools, options);
 
     const state = stateFromContinuation(continuation, await agentRef());
+    // Native data is for the framework that wrote it; another one's would be stale once this runs.
+    const native =
+      options.state !== undefined
+        ? options.state
+        : continuation.agent.framework === framework
+          ? continuation.state
+          : undefined;
+    if (native !== undefined) state.native = native;
     state.audit.push(...auditEntries(continuation, decisions));
     const byCall = new Map<string, CallDecisions>();
     for (const [id, decision] of Object.entries(decisions)) {

@@ -114,6 +114,12 @@ export interface RunOptions {
    * (such as `onAbort`) reach its sub-agents too. A parent hands its inherited ones on this way.
    */
   suspendWhen?: readonly SuspendWhen[];
+  /**
+   * Adapter-native data to keep as `state` in every continuation this run or resume emits (its
+   * suspension, its checkpoints, a failure's). A resume without it keeps the `state` of the
+   * continuation it resumes when that continuation was made by the same framework, else none.
+   */
+  state?: JsonValue;
 }
 
 /**

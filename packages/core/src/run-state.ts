@@ -12,7 +12,7 @@ import {
   type SuspendReason,
   type Usage,
 } from './format';
-import type { JsonObject } from './json';
+import type { JsonObject, JsonValue } from './json';
 import { type Message, toolCallsOf } from './messages';
 
 export interface RunState {
@@ -28,6 +28,8 @@ export interface RunState {
   /** Settled calls of the current turn, by tool-call id. */
   done: Map<string, DoneEntry>;
   segment: { startedAt: number; step: number; usage: Usage };
+  /** Adapter-native data every continuation of this segment carries as its `state`. */
+  native?: JsonValue;
 }
 
 /** A new id for a run or a suspension. */
@@ -85,6 +87,7 @@ export function snapshot(
     decisions: [...state.audit],
     createdAt: new Date().toISOString(),
   };
-  if (extra.state !== undefined) continuation.state = extra.state;
+  const native = extra.state !== undefined ? extra.state : state.native;
+  if (native !== undefined) continuation.state = native;
   return continuation;
 }

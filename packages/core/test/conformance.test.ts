@@ -41,5 +41,6 @@ runConformanceSuite({
       tools: spec.tools.map(toEngineTool),
       ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
       ...(spec.onReject ? { onReject: spec.onReject } : {}),
+      ...(spec.seal ? { seal: spec.seal } : {}),
     }),
 });

@@ -2,7 +2,7 @@
  * What an adapter hands the conformance suite: a way to build an agent of its framework from a
  * neutral description (a script for the model, and tools).
  */
-import type { ContinuableAgent, JsonValue, SuspendWhen } from '@agent-continuations/core';
+import type { ContinuableAgent, JsonValue, SealConfig, SuspendWhen } from '@agent-continuations/core';
 import type { z } from 'zod';
 import type { Script } from './scripted-model';
 
@@ -49,6 +49,8 @@ export interface ConformanceAgentSpec {
   tools: ConformanceTool[];
   suspendWhen?: SuspendWhen[];
   onReject?: 'continue' | 'end';
+  /** The agent seals what it emits and refuses unsealed or altered continuations. */
+  seal?: SealConfig;
 }
 
 /** Handed to `runConformanceSuite` by each adapter's test file. */
@@ -61,7 +63,7 @@ export interface ConformanceHarness {
   ): ContinuableAgent<string, any> | Promise<ContinuableAgent<string, any>>;
   /** Features the adapter cannot offer; their scenarios are skipped with the reason. */
   unsupported?: Partial<
-    Record<'predicates' | 'requestInput' | 'humanTool' | 'editArgs' | 'rejectEnd', string>
+    Record<'predicates' | 'requestInput' | 'humanTool' | 'editArgs' | 'rejectEnd' | 'seal', string>
   >;
   /** Called after each test, e.g. to close servers. */
   cleanup?(): void | Promise<void>;

@@ -11,6 +11,7 @@ import { nestingScenarios } from './conformance-nesting';
 import { predicateScenarios } from './conformance-predicates';
 import { storeScenarios } from './conformance-stores';
 import { subagentScenarios } from './conformance-subagents';
+import { trustScenarios } from './conformance-trust';
 import { turnScenarios } from './conformance-turns';
 
 /**
@@ -42,5 +43,6 @@ export function runConformanceSuite(harness: ConformanceHarness): void {
     turnScenarios(harness, skip);
     predicateScenarios(harness, skip);
     storeScenarios(harness, skip);
+    trustScenarios(harness, skip);
   });
 }

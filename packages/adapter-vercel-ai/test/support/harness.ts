@@ -33,6 +33,7 @@ export function specOptions(spec: ConformanceAgentSpec) {
     name: spec.name,
     ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
     ...(spec.onReject ? { onReject: spec.onReject } : {}),
+    ...(spec.seal ? { seal: spec.seal } : {}),
   };
 }
 
