@@ -20,7 +20,7 @@ import { inputMessages, type Message } from './messages';
 import type { ContinuableAgent, Decisions, RunOptions, RunResult } from './protocol';
 import { heartbeat } from './resume-stored';
 import type { Claim, ContinuationStore, SaveOptions } from './store';
-import { errorText } from './store-kit';
+import { errorText } from './store-errors';
 import { trustContinuation } from './trust';
 
 /** Options of {@link runDurably}, {@link resumeDurably}, {@link recoverRun} and {@link recover}. */

@@ -11,11 +11,12 @@ export {
   type CheckpointReplay,
   type CheckpointStart,
   type CheckpointStep,
-  checkpointer,
   type LeaseOptions,
   type RunLease,
   type RunRecord,
+  // Also in /store-kit; kept here while the simulation tests import it from the root.
   replayCheckpoints,
+  type StoreWrite,
 } from './checkpoint';
 export { openContinuation, type ParseOptions, parseContinuation, serializeContinuation } from './codec';
 export { auditEntries, checkDecisions } from './decisions';
@@ -31,15 +32,9 @@ export {
 } from './durable';
 export {
   createEncryption,
-  decodeLogEntry,
-  decodeStoredBody,
   type Encryption,
   type EncryptionKey,
   type EncryptionOptions,
-  encodeLogEntry,
-  encodeStoredBody,
-  encryptionKeyIdOf,
-  isEncrypted,
 } from './encryption';
 export {
   type ContinuableAgentConfig,
@@ -126,8 +121,6 @@ export type {
 } from './protocol';
 export { checkResumable, type ResumingAgent } from './resumable';
 export {
-  type HeldClaim,
-  holdClaim,
   type ResumeStoredOptions,
   resumeStored,
   type StoredDecisions,
@@ -143,25 +136,16 @@ export {
   DEFAULT_LEASE_MS,
   type ListFilter,
   type ListPage,
-  metadataMatches,
   type RenewOptions,
   type SaveOptions,
   type StoreCapabilities,
   type StoredContinuation,
   type StoredStatus,
   type StoredSummary,
-  summarize,
 } from './store';
-export {
-  claimLost,
-  claimRefused,
-  errorText,
-  leaseLost,
-  listCursor,
-  listLimit,
-  retryRefused,
-  runRefused,
-} from './store-kit';
+// For store and log authors: the rest is in `@agent-continuations/core/store-kit`. These three stay
+// here too while the CLI and the simulation's memory log import them from the root.
+export { claimRefused, leaseLost, runRefused } from './store-errors';
 export type { AgentStream, AgentStreamEvent } from './stream';
 export {
   type AgentToolOptions,
@@ -176,5 +160,4 @@ export {
   zodJsonSchema,
   zodValidator,
 } from './tools';
-export { trustContinuation } from './trust';
 export { rejectionMessage, resumesWithoutDecisions, STREAMS_RUNS } from './turn';

@@ -18,7 +18,7 @@ import {
   type StoredSummary,
   summarize,
 } from './store';
-import { claimLost, claimRefused, listCursor, listLimit, retryRefused } from './store-kit';
+import { claimLost, claimRefused, listCursor, listLimit, retryRefused } from './store-errors';
 
 interface Row {
   seq: number;

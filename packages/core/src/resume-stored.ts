@@ -15,7 +15,7 @@ import {
   DEFAULT_LEASE_MS,
   type SaveOptions,
 } from './store';
-import { errorText } from './store-kit';
+import { errorText } from './store-errors';
 import type { AgentStream } from './stream';
 
 /** Options of {@link resumeStored} and {@link streamStored}. */

@@ -1,6 +1,7 @@
 /**
  * What every store implementation checks and reports the same way: list limits and cursors, and
- * why a claim was refused. For authors of stores; users of stores never call these.
+ * why a claim was refused. For authors of stores (exported by `@agent-continuations/core/store-kit`);
+ * users of stores never call these.
  */
 
 import type { RunLease } from './checkpoint';

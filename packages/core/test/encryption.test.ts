@@ -1,13 +1,15 @@
 import {
   type Continuation,
   createEncryption,
+  isContinuationError,
+  parseContinuation,
+} from '@agent-continuations/core';
+import {
   decodeStoredBody,
   encodeStoredBody,
   encryptionKeyIdOf,
-  isContinuationError,
   isEncrypted,
-  parseContinuation,
-} from '@agent-continuations/core';
+} from '@agent-continuations/core/store-kit';
 import { describe, expect, it } from 'vitest';
 
 const keyA = new Uint8Array(32).fill(7);

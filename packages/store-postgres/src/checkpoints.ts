@@ -10,14 +10,11 @@ import {
   type CheckpointLog,
   type CheckpointStep,
   ContinuationError,
-  decodeLogEntry,
   type Encryption,
-  encodeLogEntry,
-  leaseLost,
   type RunLease,
   type RunRecord,
-  runRefused,
 } from '@agent-continuations/core';
+import { decodeLogEntry, encodeLogEntry, leaseLost, runRefused } from '@agent-continuations/core/store-kit';
 import pg from 'pg';
 import type { PostgresStore } from './postgres-store';
 
@@ -38,6 +35,9 @@ export interface PostgresCheckpointLogOptions {
 
 /** A {@link CheckpointLog} on Postgres, with the size of a run's log for monitoring. */
 export interface PostgresCheckpointLog extends CheckpointLog {
+  unsaved: NonNullable<CheckpointLog['unsaved']>;
+  markSaved: NonNullable<CheckpointLog['markSaved']>;
+  appendWith: NonNullable<CheckpointLog['appendWith']>;
   /** How many entries and bytes a run's log holds. */
   size(runId: string): Promise<{ entries: number; bytes: number }>;
   /** Drop both tables (tests and teardown). */

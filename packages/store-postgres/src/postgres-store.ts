@@ -12,25 +12,27 @@ import {
   ContinuationError,
   type ContinuationStore,
   canonicalJson,
-  claimLost,
-  claimRefused,
   DEFAULT_LEASE_MS,
-  decodeStoredBody,
   type Encryption,
-  encodeStoredBody,
   type JsonObject,
   type ListFilter,
   type ListPage,
-  listCursor,
-  listLimit,
   type RenewOptions,
-  retryRefused,
   type SaveOptions,
   type StoredContinuation,
   type StoredStatus,
   type StoredSummary,
-  summarize,
 } from '@agent-continuations/core';
+import {
+  claimLost,
+  claimRefused,
+  decodeStoredBody,
+  encodeStoredBody,
+  listCursor,
+  listLimit,
+  retryRefused,
+  summarize,
+} from '@agent-continuations/core/store-kit';
 import pg from 'pg';
 
 /** Options of {@link createPostgresStore}. */

@@ -11,26 +11,28 @@ import {
   ContinuationError,
   type ContinuationStore,
   canonicalJson,
-  claimLost,
-  claimRefused,
   DEFAULT_LEASE_MS,
-  decodeStoredBody,
   type Encryption,
-  encodeStoredBody,
   type JsonObject,
   type ListFilter,
   type ListPage,
-  listCursor,
-  listLimit,
-  metadataMatches,
   type RenewOptions,
-  retryRefused,
   type SaveOptions,
   type StoredContinuation,
   type StoredStatus,
   type StoredSummary,
-  summarize,
 } from '@agent-continuations/core';
+import {
+  claimLost,
+  claimRefused,
+  decodeStoredBody,
+  encodeStoredBody,
+  listCursor,
+  listLimit,
+  metadataMatches,
+  retryRefused,
+  summarize,
+} from '@agent-continuations/core/store-kit';
 import { Redis } from 'ioredis';
 import { CLAIM, COMPLETE, DELETE, FAIL, RELEASE, RENEW, RETRY, SAVE } from './scripts';
 

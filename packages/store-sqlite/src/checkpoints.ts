@@ -10,15 +10,12 @@ import {
   type CheckpointStart,
   type CheckpointStep,
   ContinuationError,
-  decodeLogEntry,
   type Encryption,
-  encodeLogEntry,
   type LeaseOptions,
-  leaseLost,
   type RunLease,
   type RunRecord,
-  runRefused,
 } from '@agent-continuations/core';
+import { decodeLogEntry, encodeLogEntry, leaseLost, runRefused } from '@agent-continuations/core/store-kit';
 import Database from 'better-sqlite3';
 import type { SqliteStore } from './sqlite-store';
 
@@ -38,6 +35,9 @@ export interface SqliteCheckpointLogOptions {
 
 /** A {@link CheckpointLog} on SQLite, with the size of a run's log for monitoring. */
 export interface SqliteCheckpointLog extends CheckpointLog {
+  unsaved: NonNullable<CheckpointLog['unsaved']>;
+  markSaved: NonNullable<CheckpointLog['markSaved']>;
+  appendWith: NonNullable<CheckpointLog['appendWith']>;
   /** How many entries and bytes a run's log holds. */
   size(runId: string): Promise<{ entries: number; bytes: number }>;
   close(): Promise<void>;

@@ -8,16 +8,15 @@ import {
   createEncryption,
   createMemoryStore,
   type Encryption,
-  encryptionKeyIdOf,
   isContinuationError,
   parseContinuation,
   recover,
   recoverRun,
-  replayCheckpoints,
   resumeDurably,
   resumeStored,
   runDurably,
 } from '@agent-continuations/core';
+import { encryptionKeyIdOf, replayCheckpoints } from '@agent-continuations/core/store-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { durablePlanInput, durableTestAgent } from './durable-agent';
 

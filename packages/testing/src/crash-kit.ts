@@ -13,10 +13,10 @@ import {
   type DurableOptions,
   listActions,
   recoverRun,
-  replayCheckpoints,
   resumeDurably,
   runDurably,
 } from '@agent-continuations/core';
+import { replayCheckpoints } from '@agent-continuations/core/store-kit';
 import { durableParentAgent, durablePlanInput, durableTestAgent } from './durable-agent';
 
 /** Where a worker chose to die. */

@@ -1,0 +1,32 @@
+/**
+ * @agent-continuations/core/store-kit: what only authors of stores and checkpoint logs need. Agent
+ * authors use the package root; a store or log imports from both.
+ *
+ * @example
+ * ```ts
+ * import type { ContinuationStore } from '@agent-continuations/core';
+ * import { claimRefused, encodeStoredBody, listLimit, summarize } from '@agent-continuations/core/store-kit';
+ * ```
+ */
+export { checkpointer, replayCheckpoints } from './checkpoint';
+export {
+  decodeLogEntry,
+  decodeStoredBody,
+  encodeLogEntry,
+  encodeStoredBody,
+  encryptionKeyIdOf,
+  isEncrypted,
+} from './encryption';
+export { type HeldClaim, holdClaim } from './resume-stored';
+export { metadataMatches, summarize } from './store';
+export {
+  claimLost,
+  claimRefused,
+  errorText,
+  leaseLost,
+  listCursor,
+  listLimit,
+  retryRefused,
+  runRefused,
+} from './store-errors';
+export { trustContinuation } from './trust';
