@@ -54,6 +54,8 @@ export interface SequenceOptions {
   maxOps?: number;
   /** Most turns of an agent and calls of a turn; 3 by default. */
   maxWidth?: number;
+  /** Fault kinds to leave out (their rates are still drawn, so other draws stay the same). */
+  disable?: readonly (keyof FaultRates)[];
   /**
    * A fresh, empty store for each sequence; the in-memory store by default. The store's clock must
    * be `Date.now()` (leases lapse when the simulation advances it).
@@ -159,6 +161,7 @@ class Sequence {
       crash: this.random.pick([0, 0, 0.02, 0.06]),
       leaseLapse: this.mode === 'direct' ? 0 : this.random.pick([0, 0.05, 0.15]),
     };
+    for (const kind of options.disable ?? []) rates[kind] = 0;
     this.faults = new Faults(seed, rates, (line) => this.note(line));
     this.note(
       `seed ${seed}: mode ${this.mode}${this.sealed ? ' (sealed)' : ''}, depth ${depthOf(this.plan)}, faults ${JSON.stringify(rates)}`,
@@ -510,7 +513,7 @@ class Sequence {
   }
 
   /** Another worker claims `id` while the first one is stalled past its lease; resolves once it claimed (or could not). */
-  takeOver(id: string): Promise<boolean> {
+  takeOver(id: string, logged = false): Promise<boolean> {
     this.clockLapse();
     let claimed!: (won: boolean) => void;
     const tookOver = new Promise<boolean>((done) => {
@@ -533,7 +536,8 @@ class Sequence {
         },
       };
       other.process.crashed.then(() => claimed(false));
-      await this.resumeStoredOnce(other, id, 'resume');
+      if (logged) await this.resumeDurablyOnce(id, 'some', other);
+      else await this.resumeStoredOnce(other, id, 'resume');
     })();
     this.background.push(work.catch((error) => this.violation(`take-over failed: ${describe(error)}`)));
     return tookOver;
@@ -678,19 +682,38 @@ class Sequence {
   }
 
   /** Resume the record under a claim with every step in the log (`resumeStored` with `log`). */
-  async resumeDurablyOnce(id: string, which: 'some' | 'all'): Promise<void> {
+  async resumeDurablyOnce(id: string, which: 'some' | 'all', proc: Proc = this.proc): Promise<void> {
     const decided: Decisions = {};
     const now = which === 'all' ? 'all' : this.opIndex + 1;
-    const outcome = await this.op(`resumeStored(${id}, with the log)`, (proc) =>
-      resumeStored(
-        proc.store,
-        proc.agent,
-        id,
-        (continuation) => Object.assign(decided, this.decide(continuation, now)),
-        { owner: `p${proc.process.id}`, log: proc.log },
-      ),
+    let tookOver: Promise<boolean> | undefined;
+    const outcome = await this.op(
+      `resumeStored(${id}, with the log)`,
+      (inside) => {
+        inside.process.op!.onLapse = () => {
+          tookOver = this.takeOver(id, true);
+          return tookOver;
+        };
+        return resumeStored(
+          inside.store,
+          inside.agent,
+          id,
+          (continuation) => Object.assign(decided, this.decide(continuation, now)),
+          { owner: `p${inside.process.id}`, log: inside.log },
+        );
+      },
+      proc,
+      id,
     );
+    const lapsed = proc.process.op?.lapsed === true || tookOver !== undefined;
+    proc.process.op = undefined;
+    if (lapsed && tookOver && (await tookOver) && 'value' in outcome) {
+      this.violation(
+        `a worker whose lease lapsed and was taken over reported success for ${id} with the log (its writes were not fenced)`,
+      );
+    }
+    if (lapsed && proc === this.proc) this.proc = await this.spawn();
     if ('error' in outcome && isContinuationError(outcome.error, 'CLAIM_CONFLICT')) return;
+    if (lapsed && 'error' in outcome && isContinuationError(outcome.error, 'LEASE_LOST')) return;
     this.absorbDurable(outcome, decided);
   }
 
