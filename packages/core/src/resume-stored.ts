@@ -3,8 +3,10 @@
  * never resume it twice. The claim is renewed while the resume runs; a claimant that lost it is
  * aborted and writes nothing.
  */
+
+import { listActions } from './actions';
 import { type CheckpointLog, replayCheckpoints } from './checkpoint';
-import { type ClaimedResume, fenceByStep, recoverRun, resumeFenced } from './durable';
+import { type ClaimedResume, type DurableOptions, fenceByStep, recoverRun, resumeFenced } from './durable';
 import { ContinuationError, type ErrorCode, isContinuationError } from './errors';
 import type { Continuation } from './format';
 import type { ContinuableAgent, Decisions, RunEvent, RunOptions, RunResult } from './protocol';
@@ -17,6 +19,7 @@ import {
 } from './store';
 import { errorText } from './store-errors';
 import type { AgentStream } from './stream';
+import { trustContinuation } from './trust';
 
 /** Options of {@link resumeStored} and {@link streamStored}. */
 export interface ResumeStoredOptions extends RunOptions, ClaimOptions {
@@ -130,9 +133,32 @@ async function resumeLogged<Output>(
   };
   const running =
     known === 'running'
-      ? recoverRun(agent, log, continuation.runId, durable)
+      ? recoverThenDecide(agent, log, continuation.runId, decisions, durable, claimed)
       : resumeFenced(agent, log, continuation, decisions, durable, known, claimed);
   return settleLogged(store, log, held, running, options, claimed);
+}
+
+/**
+ * Go on with a run an earlier resume of the same record began (its worker died), then apply this
+ * call's decisions to what still waits: those the earlier attempt already applied are in the
+ * audit trail; the others are applied now, so none is dropped.
+ */
+async function recoverThenDecide(
+  agent: ContinuableAgent<any, unknown>,
+  log: CheckpointLog,
+  runId: string,
+  decisions: Decisions,
+  options: DurableOptions,
+  claimed: ClaimedResume,
+): Promise<RunResult<unknown>> {
+  const recovered = await recoverRun(agent, log, runId, options);
+  if (recovered.status !== 'suspended') return recovered;
+  const waiting = new Set(listActions(recovered.continuation).map((action) => action.id));
+  const left = Object.fromEntries(Object.entries(decisions).filter(([id]) => waiting.has(id)));
+  if (Object.keys(left).length === 0) return recovered;
+  // The log's own last suspension, resumed by reference under the same claim.
+  const next = trustContinuation(recovered.continuation);
+  return resumeFenced(agent, log, next, left, options, true, claimed);
 }
 
 /** Settle the record of a logged resume: complete it (saving a suspension) once the run ended or suspended. */

@@ -298,3 +298,81 @@ describe('durable runs: the log and the store move together (item 10 a, b)', () 
     expect(new Set(calls).size).toBe(2);
   });
 });
+
+describe('resumeStored with a log after a dead worker', () => {
+  it("applies this call's decisions once the dead worker's run is recovered (none dropped)", async () => {
+    const gate: { hang: boolean; dead?: () => void } = { hang: false };
+    const calls: string[] = [];
+    const pay = defineTool({
+      name: 'pay',
+      parameters: z.object({ n: z.string() }),
+      needsApproval: true,
+      execute: ({ n }, ctx) => {
+        calls.push(`${n} ${ctx.idempotencyKey}`);
+        if (n === 'a' && gate.hang) {
+          gate.dead?.();
+          return new Promise<string>(() => {});
+        }
+        return n;
+      },
+    });
+    const agent = createContinuableAgent({
+      name: 'two-payments',
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { name: 'pay', args: { n: 'a' } },
+            { name: 'pay', args: { n: 'b' } },
+          ],
+        },
+        'done',
+      ]),
+      tools: [pay],
+    });
+    const log = createMemoryCheckpointLog();
+    const store = createMemoryStore();
+    const first = await runDurably(agent, log, 'go', { runId: 'two-1', store });
+    if (first.status !== 'suspended') throw new Error('expected two approvals');
+    // Worker 1 approves a and dies inside it, holding the claim and the log's lease.
+    const worker = killable(log);
+    let dead = false;
+    const hang = <T>() => new Promise<T>(() => {});
+    const deadStore: typeof store = Object.create(store);
+    deadStore.renew = (claim, options) => (dead ? hang() : store.renew(claim, options));
+    gate.hang = true;
+    gate.dead = () => {
+      dead = true;
+      worker.kill();
+    };
+    const [a, b] = first.actions.map((action) => action.id) as [string, string];
+    void resumeStored(
+      deadStore,
+      agent,
+      first.continuation.id,
+      { [a]: { type: 'approve' } },
+      {
+        log: worker.view,
+        leaseMs: 20,
+      },
+    );
+    await lapse(80);
+    gate.hang = false;
+    // Worker 2 approves b: the run goes on from worker 1's last step, then b is applied.
+    const result = await resumeStored(
+      store,
+      agent,
+      first.continuation.id,
+      { [b]: { type: 'approve' } },
+      {
+        log,
+        leaseMs: 5_000,
+      },
+    );
+    expect(result.status).toBe('completed');
+    expect(calls.filter((call) => call.startsWith('b '))).toHaveLength(1);
+    expect(calls.filter((call) => call.startsWith('a '))).toHaveLength(2); // at-least-once edge, same key
+    expect(new Set(calls.filter((call) => call.startsWith('a '))).size).toBe(1);
+    expect((await store.load(first.continuation.id))?.status).toBe('completed');
+    expect((await store.list({ status: ['suspended', 'claimed'] })).items).toEqual([]);
+  });
+});
