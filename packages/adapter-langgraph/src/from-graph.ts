@@ -16,11 +16,15 @@ import {
   emptyUsage,
   fingerprintAgent,
   inputMessages,
+  isContinuationError,
   type JsonObject,
   type Message,
+  openContinuation,
   parseContinuation,
   type RunOptions,
+  type SealConfig,
   type SuspendWhen,
+  sealContinuation,
   splitActionId,
   type ToolDefinition,
   toolCallsOf,
@@ -66,6 +70,17 @@ export interface FromGraphOptions {
    * when given here. Tool names and schemas always count.
    */
   instructions?: string;
+  /**
+   * Seal every continuation this agent emits (suspensions, and the last good state of a failure)
+   * and refuse, on resume, one that is unsealed (`SEAL_MISSING`) or altered (`SEAL_MISMATCH`)
+   * before anything runs; `previous` secrets still verify.
+   *
+   * @example
+   * ```ts
+   * fromGraph(graph, { name: 'ops', seal: { secret: process.env.SEAL_SECRET!, keyId: '2026-12' } });
+   * ```
+   */
+  seal?: SealConfig;
   /** LangGraph's step budget for each run segment. */
   recursionLimit?: number;
   /** On a rejected call: tell the model and go on (default), or end the run as rejected. */
@@ -197,6 +212,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     nodeNames,
     keepHistory,
     foreignResume: modelNode !== undefined,
+    ...(options.seal ? { seal: options.seal } : {}),
     ...(options.recursionLimit ? { recursionLimit: options.recursionLimit } : {}),
     ...extra,
   });
@@ -226,7 +242,8 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     decisions: Decisions = {},
     runOptions: GraphRunOptions = {},
   ): Promise<GraphRunResult> {
-    const continuation = parseContinuation(raw);
+    // A continuation from outside is untrusted: a sealing agent refuses it unsealed or altered.
+    const continuation = options.seal ? await openContinuation(raw, options.seal) : parseContinuation(raw);
     await resumable(continuation, runOptions);
     await checkDecisions(continuation, decisions, tools, runOptions);
     const context: RunContext = {
@@ -388,18 +405,35 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
         push,
       };
       const withSink = { ...runOptions, [SINK]: sink };
-      return typeof input === 'string' || Array.isArray(input)
-        ? run(input, withSink)
-        : resume(input.continuation, input.decisions ?? {}, withSink);
+      return sealed(
+        typeof input === 'string' || Array.isArray(input)
+          ? run(input, withSink)
+          : resume(input.continuation, input.decisions ?? {}, withSink),
+      );
     });
+  }
+
+  /** A failure's continuation leaves a sealing agent sealed too, so it resumes like a suspension. */
+  async function sealed(running: Promise<GraphRunResult>): Promise<GraphRunResult> {
+    const seal = options.seal;
+    if (!seal) return running;
+    try {
+      return await running;
+    } catch (error) {
+      if (isContinuationError(error) && error.continuation && !error.continuation.seal) {
+        const continuation = await sealContinuation(error.continuation, seal);
+        Object.defineProperty(error, 'continuation', { value: continuation, enumerable: true });
+      }
+      throw error;
+    }
   }
 
   return {
     name: options.name,
     framework: 'langgraph',
     ...(options.description === undefined ? {} : { description: options.description }),
-    run,
-    resume,
+    run: (input, runOptions) => sealed(run(input, runOptions)),
+    resume: (raw, decisions, runOptions) => sealed(resume(raw, decisions, runOptions)),
     stream,
     // A parent checks a child's decisions through this before anything runs.
     checkDecisions: async (continuation, decisions, checkOptions: { allowChangedAgent?: boolean } = {}) => {

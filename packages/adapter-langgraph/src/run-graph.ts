@@ -17,7 +17,9 @@ import {
   ModelCallError,
   type RunOptions,
   type RunResult,
+  type SealConfig,
   type SuspendPredicate,
+  sealContinuation,
   type ToolCallPart,
   type ToolResultPart,
   textOf,
@@ -118,6 +120,8 @@ export interface SegmentInput {
   skipFirstCheck: boolean;
   messagesKey: string;
   nodeNames: string[];
+  /** Seal each continuation emitted with this. */
+  seal?: SealConfig;
   /** The graph can resume from neutral messages (its model node is known). */
   foreignResume?: boolean;
   /** The graph has delta channels: the state carries each namespace's whole checkpoint chain. */
@@ -243,10 +247,8 @@ export async function runSegment(
   const together = [...capture.interrupted.values()].find((calls) => calls.length > 1);
   if (together) {
     const counted = { step, usage };
-    const continuation = oneTaskSuspension(context, counted, messages, together, capture, done, segment);
-    const result = { status: 'suspended' as const, continuation, actions: listActions(continuation) };
-    await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
-    return result;
+    const made = oneTaskSuspension(context, counted, messages, together, capture, done, segment);
+    return suspended(made, segment, context, options);
   }
   const root = await segment.saver.getTuple({
     configurable: { ...stateConfig.configurable, checkpoint_ns: '' },
@@ -325,6 +327,17 @@ export async function runSegment(
   });
   // A sub-agent failed: the run fails with its error, holding the whole tree's last good state.
   if (childFailure) throw raiseChildFailure(childFailure, continuation);
+  return suspended(continuation, segment, context, options);
+}
+
+/** A suspension, sealed when the agent seals what it emits, told to observers first. */
+async function suspended(
+  made: Continuation,
+  segment: SegmentInput,
+  context: RunContext,
+  options: RunOptions,
+): Promise<GraphRunResult> {
+  const continuation = segment.seal ? await sealContinuation(made, segment.seal) : made;
   await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
   return { status: 'suspended', continuation, actions: listActions(continuation) };
 }

@@ -35,6 +35,7 @@ for (const kind of ['react', 'create-agent'] as const) {
       return fromGraph(graph, {
         name: spec.name,
         instructions: spec.instructions,
+        ...(spec.seal ? { seal: spec.seal } : {}),
         ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
         ...(spec.onReject ? { onReject: spec.onReject } : {}),
       });

@@ -83,6 +83,7 @@ export function graphHarness(kind: GraphKind, requests: ModelRequest[] = []): Co
       return fromGraph(graph, {
         name: spec.name,
         instructions: spec.instructions,
+        ...(spec.seal ? { seal: spec.seal } : {}),
         ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
         ...(spec.onReject ? { onReject: spec.onReject } : {}),
       });
