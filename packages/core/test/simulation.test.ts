@@ -315,7 +315,12 @@ describe('bugs found by the fault simulation (regressions)', () => {
     await store.save(first.continuation);
     await store.claim(first.continuation.id, { owner: 'worker-1', leaseMs: 20 });
     const worker = killable(log);
-    gate.dead = worker.kill;
+    const died = new Promise<void>((done) => {
+      gate.dead = () => {
+        worker.kill();
+        done();
+      };
+    });
     void resumeDurably(
       agent,
       worker.view,
@@ -326,6 +331,7 @@ describe('bugs found by the fault simulation (regressions)', () => {
         leaseMs: 20,
       },
     );
+    await died;
     await lapse(80);
     gate.hang = false;
     const [recovered] = await recover(log, { [agent.name]: agent }, { store, leaseMs: 5_000 });
@@ -337,9 +343,9 @@ describe('bugs found by the fault simulation (regressions)', () => {
   });
 
   // Seed 7364 (`pnpm simulate --seed 7364 --modes durable`): a worker died mid-run under
-  // `resumeStored` with a log; the next `resumeStored` of the same record goes on by recovery and
-  // ignores its own decisions without a word: it succeeds with the decided action pending again.
-  it.fails('resumeStored with a log: decisions are applied, or refused, when the run is recovered first', async () => {
+  // `resumeStored` with a log; the next `resumeStored` of the same record went on by recovery and
+  // ignored its own decisions without a word: it succeeded with the decided action pending again.
+  it('resumeStored with a log: decisions are applied, or refused, when the run is recovered first', async () => {
     const gate: { hang: boolean; dead?: () => void } = { hang: false };
     const calls: string[] = [];
     const payTool = defineTool({
@@ -386,10 +392,13 @@ describe('bugs found by the fault simulation (regressions)', () => {
       fail: (claim, error) => (dead ? hang() : store.fail(claim, error)),
     } as typeof store;
     gate.hang = true;
-    gate.dead = () => {
-      dead = true;
-      worker.kill();
-    };
+    const died = new Promise<void>((done) => {
+      gate.dead = () => {
+        dead = true;
+        worker.kill();
+        done();
+      };
+    });
     void resumeStored(
       deadStore,
       agent,
@@ -400,7 +409,8 @@ describe('bugs found by the fault simulation (regressions)', () => {
         leaseMs: 20,
       },
     ).catch(() => {});
-    await lapse(80);
+    await died;
+    await lapse(80); // the dead worker's claim and log lease lapse
     gate.hang = false;
     // Worker 2 approves b.
     const result = await resumeStored(
@@ -413,7 +423,7 @@ describe('bugs found by the fault simulation (regressions)', () => {
         leaseMs: 5_000,
       },
     );
-    // Today: suspended, waiting for call_1_1 again; b never ran.
+    // Was: suspended, waiting for call_1_1 again; b never ran.
     if (result.status === 'suspended') {
       expect(listActions(result.continuation).map((action) => action.id)).not.toContain('call_1_1');
     }
@@ -430,8 +440,6 @@ describe('bugs found by the fault simulation (regressions)', () => {
       seed: SEED,
       runs: DURABLE_SEQUENCES,
       modes: ['durable'],
-      // A lease lapse under resumeStored with a log can drop decisions (reproduced above): off until fixed.
-      disable: ['leaseLapse'],
     });
     console.log(formatSummary(summary, 'core simulation, durable runs'));
     const replay = (seed: number) => `pnpm simulate --seed ${seed} --modes durable`;

@@ -4,14 +4,8 @@
  * suspensions not yet marked saved in a store listed by `unsaved`).
  * Time is `Date.now()`, so the simulation's clock makes leases lapse.
  */
-import {
-  type CheckpointEntry,
-  type CheckpointLog,
-  leaseLost,
-  type RunLease,
-  type RunRecord,
-  runRefused,
-} from '@agent-continuations/core';
+import type { CheckpointEntry, CheckpointLog, RunLease, RunRecord } from '@agent-continuations/core';
+import { leaseLost, runRefused } from '@agent-continuations/core/store-kit';
 
 interface Run {
   record: RunRecord;
