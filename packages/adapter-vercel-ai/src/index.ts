@@ -22,6 +22,7 @@ export type {
 } from './types';
 export {
   type ContinuationData,
+  continuationFromUIMessages,
   continuationRefFromUIMessages,
   decisionsFromUIMessages,
   toUIMessageStream,

@@ -9,9 +9,14 @@ import {
   type Action,
   type AgentStream,
   type AgentStreamEvent,
+  actionId,
   type Continuation,
+  ContinuationError,
   type Decisions,
+  openContinuation,
+  parseContinuation,
   type RunResult,
+  type SealConfig,
   serializeContinuation,
 } from '@agent-continuations/core';
 import {
@@ -29,7 +34,10 @@ export interface ContinuationData {
   runId: string;
   /** What a human can act on: the action ids decisions are keyed by. */
   actions: Action[];
-  /** The whole continuation, as JSON text, when `includeContinuation` is set. */
+  /**
+   * The whole continuation, as JSON text, when `includeContinuation` is set. It comes back from
+   * the browser: read it with {@link continuationFromUIMessages}, which verifies its seal.
+   */
   continuation?: string;
 }
 
@@ -96,6 +104,10 @@ export function toUIMessageStream(
       // A model call ended; its step stays open for its tool results, as in the SDK's stream.
       let stepEnded = false;
       let parts = 0;
+      // Sub-agents' calls with a part to show their results in: streamed now, or in the chat already.
+      const nestedCalls = new Set<string>();
+      for (const message of options.originalMessages ?? [])
+        for (const part of message.parts) if (part.type === 'dynamic-tool') nestedCalls.add(part.toolCallId);
       const startStep = () => {
         if (stepEnded) {
           writer.write({ type: 'finish-step' });
@@ -124,8 +136,18 @@ export function toUIMessageStream(
       writer.write({ type: 'start' });
       for await (const each of run) {
         const event = each as AgentStreamEvent<unknown> | ToolInputEvent;
-        // A sub-agent's own events are not the chat's message; its pending actions are shown at the end.
-        if ((event as { path?: unknown }).path) continue;
+        const path = (event as { path?: string[] }).path;
+        if (path) {
+          // A sub-agent's text is its own, not the chat's message; its tool calls and results are
+          // shown as dynamic tool parts, with the action id as their tool-call id.
+          const nested = nestedToolChunk(event as AgentStreamEvent<unknown>, path, nestedCalls);
+          if (nested) {
+            inCurrentStep();
+            close();
+            writer.write(nested);
+          }
+          continue;
+        }
         switch (event.type) {
           case 'tool-input-start':
             startStep();
@@ -294,6 +316,31 @@ export function continuationRefFromUIMessages(messages: readonly UIMessage[]): C
   return undefined;
 }
 
+/**
+ * The whole continuation a chat carries back (see `includeContinuation`), for servers that keep
+ * nothing. It came from the browser, so it is refused unless it is sealed and verifies with
+ * `seal` (`SEAL_MISSING`, `SEAL_MISMATCH`); pass `{ allowUnsealed: true }` only where the client
+ * is trusted. Undefined when the chat carries none (load it from the store by id instead).
+ *
+ * @example
+ * ```ts
+ * const continuation = await continuationFromUIMessages(messages, { seal: { secret: process.env.SEAL_SECRET! } });
+ * ```
+ */
+export async function continuationFromUIMessages(
+  messages: readonly UIMessage[],
+  trust: { seal: SealConfig } | { allowUnsealed: true },
+): Promise<Continuation | undefined> {
+  const text = continuationRefFromUIMessages(messages)?.continuation;
+  if (text === undefined) return undefined;
+  if ('seal' in trust && trust.seal) return openContinuation(text, trust.seal);
+  if ('allowUnsealed' in trust && trust.allowUnsealed === true) return parseContinuation(text);
+  throw new ContinuationError(
+    'INVALID_OPERATION',
+    'A continuation sent by the client is read only with a seal to verify it ({ seal }), or with { allowUnsealed: true } where the client is trusted.',
+  );
+}
+
 function pendingChunks(
   continuation: Continuation,
   actions: readonly Action[],
@@ -320,6 +367,42 @@ function pendingChunks(
   if (options.includeContinuation) data.continuation = serializeContinuation(continuation);
   chunks.push({ type: 'data-continuation', id: continuation.id, data });
   return chunks;
+}
+
+/**
+ * A sub-agent's tool call or result as a dynamic tool part. Its tool-call id is the call's action
+ * id (the path of tool-call ids from the root), so the part a pending approval shows later is this
+ * very part, and ids of different agents never collide.
+ */
+function nestedToolChunk(
+  event: AgentStreamEvent<unknown>,
+  path: readonly string[],
+  seen: Set<string>,
+): UIMessageChunk | undefined {
+  if (event.type === 'tool-call') {
+    const toolCallId = nestedId(path, event.toolCall.toolCallId);
+    seen.add(toolCallId);
+    return {
+      type: 'tool-input-available',
+      toolCallId,
+      toolName: event.toolCall.toolName,
+      input: event.toolCall.args,
+      dynamic: true,
+    };
+  }
+  if (event.type !== 'tool-result') return undefined;
+  const toolCallId = nestedId(path, event.toolCallId);
+  // A result whose call was not streamed (a sub-agent that does not stream) has no part to go to.
+  if (!seen.has(toolCallId)) return undefined;
+  if (event.rejected) return { type: 'tool-output-denied', toolCallId };
+  if (event.isError)
+    return { type: 'tool-output-error', toolCallId, errorText: errorText(event.output), dynamic: true };
+  return { type: 'tool-output-available', toolCallId, output: event.output, dynamic: true };
+}
+
+/** A sub-agent's call as an action id: the path (already encoded segments), then the call's own id. */
+function nestedId(path: readonly string[], toolCallId: string): string {
+  return [...path, actionId([toolCallId])].join('/');
 }
 
 /** The chat's tool-call id of an action: the real one at the top, the action id for a sub-agent's call. */

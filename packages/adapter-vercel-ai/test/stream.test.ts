@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   agentTool,
   continuable,
+  continuationFromUIMessages,
   continuationRefFromUIMessages,
   decisionsFromUIMessages,
   toUIMessageStream,
@@ -157,6 +158,11 @@ describe('UI message stream', () => {
         dynamic: true,
       }),
     );
+    // The sub-agent's call streams as it happens, before the run suspends: its part comes first.
+    const nestedAt = chunks.findIndex(
+      (chunk) => chunk.type === 'tool-input-available' && chunk.toolCallId === 'call_1_1/call_1_0',
+    );
+    expect(nestedAt).toBeLessThan(types.indexOf('tool-approval-request'));
 
     // What useChat holds: the assistant message built from the chunks.
     const message = await lastMessage(toUIMessageStream(orchestrator.stream('Get the solar report out')));
@@ -205,6 +211,13 @@ describe('UI message stream', () => {
       state: 'output-available',
       output: 'Report is live.',
     });
+    // The sub-agent's approved call, shown as a dynamic part, gets its output as the child runs it.
+    expect(resumed.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
+      toolCallId: 'call_1_1/call_1_0',
+      toolName: 'publish_report',
+      state: 'output-available',
+      output: { url: 'https://reports.example/solar' },
+    });
     // The rejected call shows as denied, not as a failure.
     expect(
       resumed.parts.find((part) => 'toolCallId' in part && part.toolCallId === 'call_1_2'),
@@ -251,5 +264,55 @@ describe('UI message stream', () => {
     const line = body.split('\n').find((candidate) => candidate.includes('"data-continuation"'))!;
     const chunk = JSON.parse(line.slice('data: '.length)) as { data: { continuation: string } };
     expect(JSON.parse(chunk.data.continuation).format).toBe('agent-continuation');
+  });
+});
+
+describe('a continuation the client carries back', () => {
+  const seal = { secret: 'ui-seal-secret-0123456789' };
+  const sealedAgent = (ran: string[]) =>
+    continuable(
+      {
+        model: scriptedLanguageModel([{ toolCalls: [{ name: 'pay', args: { amount: 5 } }] }, 'Paid.']),
+        tools: {
+          pay: tool({
+            inputSchema: z.object({ amount: z.number() }),
+            needsApproval: true,
+            execute: async ({ amount }) => ran.push(`pay:${amount}`) && 'ok',
+          }),
+        },
+      },
+      { name: 'payer', seal },
+    );
+
+  it('is read back only when its seal verifies; an edited one is refused and nothing runs', async () => {
+    const ran: string[] = [];
+    const message = await lastMessage(
+      toUIMessageStream(sealedAgent(ran).stream('pay'), { includeContinuation: true }),
+    );
+    const continuation = await continuationFromUIMessages([message], { seal });
+    expect(continuation?.seal).toBeDefined();
+
+    // The browser edits the continuation it holds: approves the payment itself, for more.
+    const part = message.parts.find((candidate) => candidate.type === 'data-continuation') as {
+      data: { continuation: string };
+    };
+    const edited = JSON.parse(part.data.continuation);
+    edited.pending[0].approved = true;
+    edited.pending[0].args = { amount: 5000 };
+    part.data.continuation = JSON.stringify(edited);
+    const refused = await continuationFromUIMessages([message], { seal }).catch((error: unknown) => error);
+    expect(isContinuationError(refused, 'SEAL_MISMATCH')).toBe(true);
+    // Nor does the agent itself resume it.
+    const direct = await sealedAgent(ran)
+      .resume(part.data.continuation, {})
+      .catch((error: unknown) => error);
+    expect(isContinuationError(direct, 'SEAL_MISMATCH')).toBe(true);
+    expect(ran).toEqual([]);
+
+    // Without a seal to check, the server must say it trusts the client.
+    await expect(continuationFromUIMessages([message], {} as never)).rejects.toThrow(/allowUnsealed/);
+    expect(await continuationFromUIMessages([message], { allowUnsealed: true })).toMatchObject({
+      pending: [{ approved: true }],
+    });
   });
 });
