@@ -154,22 +154,23 @@ export interface CheckpointLog {
   /** Note that suspension `suspensionId` of the run is saved in a store; a no-op once the run moved on. */
   markSaved?(runId: string, suspensionId: string): Promise<void>;
   /**
-   * Append a `suspend` entry and make `write` in the store in one transaction, when the store
+   * Append a `suspend` (or `end`) entry and make `write` in the store in one transaction, when the store
    * shares the log's database (e.g. a SQLite store on the same file): then true, and the
    * suspension is marked saved. False (nothing written) when it cannot: the caller appends and
    * writes the store itself. `LEASE_LOST` as for `append`; a store claim no longer held fails it
    * too, and nothing is written.
    */
-  appendWith?(lease: RunLease, entry: CheckpointStep, write: StoreWrite): Promise<boolean>;
+  appendWith?(lease: RunLease, entry: CheckpointStep | CheckpointEnd, write: StoreWrite): Promise<boolean>;
 }
 
 /**
- * What goes into the store with a run's suspension: `next` saved, and the stored continuation the
- * run resumed marked resumed when `claim` is given (as `store.complete(claim, { next })`).
+ * What goes into the store with a run's suspension or end: `next` (the suspension) saved, and the
+ * stored continuation the run resumed marked resumed when `claim` is given (as
+ * `store.complete(claim, { next })`). One of `next` and `claim` at least.
  */
 export interface StoreWrite {
   store: ContinuationStore;
-  next: Continuation;
+  next?: Continuation;
   claim?: Claim;
   save?: SaveOptions;
 }

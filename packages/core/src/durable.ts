@@ -5,9 +5,11 @@
  */
 import {
   type CheckpointBase,
+  type CheckpointEnd,
   type CheckpointEntry,
   type CheckpointLog,
   type CheckpointStart,
+  type CheckpointStep,
   checkpointer,
   type LeaseOptions,
   type RunLease,
@@ -430,19 +432,20 @@ async function driveDurably(
   claimed?: ClaimedResume,
 ): Promise<RunResult<unknown>> {
   const { owner: _owner, leaseMs = 30_000, onEvent: observe, signal, store, save, ...runOptions } = options;
-  const record = checkpointer(async (entry, suspended) => {
+  const write = async (entry: CheckpointStep | CheckpointEnd, suspended?: Continuation) => {
     // Nothing more is written once the lease is known lost.
     if (beat.lost) throw beat.lost;
     // A suspension or an end releases the lease: stop renewing it first (throws if it was lost).
     if (entry.type !== 'step') await beat.stop();
     const target = claimed?.store ?? store;
-    if (!suspended || entry.type !== 'suspend' || !target) return log.append(lease, entry);
+    const ends = entry.type === 'end' && claimed !== undefined;
+    if (!target || !(ends || (suspended && entry.type === 'suspend'))) return log.append(lease, entry);
     if (log.appendWith) {
-      // The claim is completed with the suspension: stop renewing it first.
+      // The claim is completed with the suspension or the end: stop renewing it first.
       if (claimed) await claimed.stop();
       const write = {
         store: target,
-        next: suspended,
+        ...(suspended ? { next: suspended } : {}),
         ...(claimed ? { claim: claimed.claim() } : {}),
         ...((claimed?.save ?? save) ? { save: claimed?.save ?? save } : {}),
       };
@@ -453,10 +456,11 @@ async function driveDurably(
       }
     }
     await log.append(lease, entry);
-    if (claimed) return; // resumeStored completes the claim, saving the suspension.
+    if (claimed || !suspended) return; // resumeStored completes the claim, saving the suspension.
     await target.save(suspended, save);
     await log.markSaved?.(suspended.runId, suspended.id);
-  }, base);
+  };
+  const record = checkpointer(write, base);
   // The lease is renewed between steps; a lost lease aborts the run (its tools see the signal),
   // and every later append is refused by the log, so the run writes nothing more.
   const beat = heartbeat(
@@ -485,7 +489,7 @@ async function driveDurably(
     throw error;
   }
   await beat.stop();
-  if (result.status === 'rejected') await log.append(lease, { type: 'end', status: 'rejected' });
+  if (result.status === 'rejected') await write({ type: 'end', status: 'rejected' });
   return result;
 }
 

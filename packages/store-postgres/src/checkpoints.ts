@@ -214,7 +214,7 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
         const result = await client.query(APPEND, values);
         if (result.rowCount === 0) throw leaseLost(lease);
         await store.writeIn(client, write);
-        const id = entry.suspension?.id;
+        const id = entry.type === 'suspend' ? entry.suspension?.id : undefined;
         if (entry.type === 'suspend' && id)
           await client.query(`UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1`, [lease.runId, id]);
         await client.query('COMMIT');

@@ -64,7 +64,7 @@ export interface PostgresStore extends ContinuationStore {
    */
   writeIn(
     client: pg.ClientBase,
-    write: { next: Continuation; claim?: Claim; save?: SaveOptions },
+    write: { next?: Continuation; claim?: Claim; save?: SaveOptions },
   ): Promise<void>;
   /** Create the schema, table and indexes if missing. Safe to call from many processes at once. */
   migrate(): Promise<void>;
@@ -213,7 +213,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     table,
     pool,
     async writeIn(client, write) {
-      const values = await upsertValues(write.next, write.save ?? {});
+      const values = write.next && (await upsertValues(write.next, write.save ?? {}));
       await ready();
       if (write.claim) {
         const done = await client.query(`UPDATE ${table} SET completed = true WHERE ${HELD}`, [
@@ -222,7 +222,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         ]);
         if (!done.rowCount) throw claimLost(write.claim);
       }
-      await client.query(UPSERT, values);
+      if (values) await client.query(UPSERT, values);
     },
     capabilities: { leases: true, expiry: true, multiProcess: true },
     migrate,

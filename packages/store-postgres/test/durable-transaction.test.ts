@@ -123,4 +123,7 @@ it('runDurably and resumeStored with a log on the same database write suspension
   );
   expect(done).toMatchObject({ status: 'completed', output: 'completed 4 steps' });
   expect((await store.load(second.continuation.id))?.status).toBe('completed');
+  // The end of the run completed the claim in the log's transaction too.
+  expect({ saves, completes }).toEqual({ saves: 0, completes: 0 });
+  expect((await log.status('tx-1'))?.status).toBe('completed');
 });

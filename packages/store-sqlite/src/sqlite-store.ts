@@ -57,7 +57,7 @@ export interface SqliteStore extends ContinuationStore {
    * function that makes it (`complete(claim, { next })`, or `save(next)`), to call inside the
    * log's own transaction. The function throws `LEASE_LOST` when the claim is no longer held.
    */
-  prepareWrite(write: { next: Continuation; claim?: Claim; save?: SaveOptions }): Promise<() => void>;
+  prepareWrite(write: { next?: Continuation; claim?: Claim; save?: SaveOptions }): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -201,9 +201,10 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       upsert.run(await row(continuation, saveOptions));
     },
     async prepareWrite(write) {
-      const next = await row(write.next, write.save ?? {});
+      const next = write.next && (await row(write.next, write.save ?? {}));
       const { claim } = write;
-      return claim ? () => completeWith(claim, next) : () => void upsert.run(next);
+      if (claim) return () => completeWith(claim, next);
+      return () => void (next && upsert.run(next));
     },
     async load(id: string): Promise<StoredContinuation | undefined> {
       const row = select.get({ id, now: Date.now() });
