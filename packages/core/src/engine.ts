@@ -3,6 +3,7 @@
  * build on {@link createContinuableAgent}; users of the core alone can too.
  */
 import { actionId, listActions, splitActionId } from './actions';
+import { type DecisionsByCall, decisionsByCall } from './children';
 import { openContinuation, parseContinuation } from './codec';
 import { auditEntries, checkDecisions, checkDecisionsShape } from './decisions';
 import { ContinuationError, isContinuationError, ModelCallError } from './errors';
@@ -29,7 +30,7 @@ import type { AgentStream, AgentStreamEvent } from './stream';
 import { createStream } from './stream';
 import type { ToolDefinition } from './tools';
 import { isChecked, isTrusted } from './trust';
-import { type CallDecisions, STREAMS_RUNS, settleTurn } from './turn';
+import { STREAMS_RUNS, settleTurn } from './turn';
 
 /**
  * Model calls a run makes in one go (a `run`, or one `resume`) before it suspends with the
@@ -176,7 +177,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       segment: { startedAt: Date.now(), step: 0, usage: emptyUsage() },
       ...(options.state === undefined ? {} : { native: options.state }),
     };
-    return drive(state, new Map(), false, options, sink);
+    return drive(state, decisionsByCall({}), false, options, sink);
   }
 
   /**
@@ -240,18 +241,12 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
           : undefined;
     if (native !== undefined) state.native = native;
     state.audit.push(...auditEntries(continuation, decisions));
-    const byCall = new Map<string, CallDecisions>();
-    for (const [id, decision] of Object.entries(decisions)) {
-      const { head, rest } = splitActionId(id);
-      const slot = byCall.get(head) ?? {};
-      if (rest === undefined) slot.decision = { actionId: id, value: decision };
-      else slot.children = { ...slot.children, [rest]: decision };
-      byCall.set(head, slot);
-    }
+    const byCall = decisionsByCall(decisions);
     if (config.onReject === 'end') {
-      for (const slot of byCall.values()) {
-        if (slot.decision?.value.type !== 'reject') continue;
-        const entry = state.pending.get(splitActionId(slot.decision.actionId).head)!;
+      for (const call of byCall.calls) {
+        const decision = byCall.own(call);
+        if (decision?.value.type !== 'reject') continue;
+        const entry = state.pending.get(call)!;
         return {
           status: 'rejected',
           runId: state.runId,
@@ -259,10 +254,10 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
           usage: state.usage,
           step: state.step,
           rejection: {
-            actionId: slot.decision.actionId,
+            actionId: decision.actionId,
             toolName: entry.toolName,
-            ...(slot.decision.value.reason ? { reason: slot.decision.value.reason } : {}),
-            ...(slot.decision.value.by ? { by: slot.decision.value.by } : {}),
+            ...(decision.value.reason ? { reason: decision.value.reason } : {}),
+            ...(decision.value.by ? { by: decision.value.by } : {}),
           },
         };
       }
@@ -272,7 +267,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
 
   async function drive(
     state: RunState,
-    decisions: ReadonlyMap<string, CallDecisions>,
+    decisions: DecisionsByCall,
     skipPredicates: boolean,
     options: RunOptions,
     sink: StreamSink | undefined,
@@ -311,7 +306,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
           calls,
           turnDecisions,
         );
-        turnDecisions = new Map();
+        turnDecisions = decisionsByCall({});
         live.clear();
         if (state.pending.size > 0) return suspend(state, snapshot(state, suspendReason(state)), emit);
         state.messages.push({

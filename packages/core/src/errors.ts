@@ -180,7 +180,14 @@ export class ToolCallError extends ContinuationError {
 
 /**
  * The same error, one level up: a sub-agent's failure as its parent reports it, with the
- * parent's whole state and the path to the failing agent.
+ * parent's whole state and the path to the failing agent. For adapters that run sub-agents
+ * themselves.
+ *
+ * @example
+ * ```ts
+ * // The child failed inside the call `call_3`; `tree` is the parent's state holding the child's.
+ * throw raiseFrom(childError, tree, ['call_3', ...(childError.at ?? [])]);
+ * ```
  */
 export function raiseFrom(error: ContinuationError, continuation: Continuation, at: readonly string[]) {
   const cause = error.cause;

@@ -18,6 +18,7 @@ export {
   replayCheckpoints,
   type StoreWrite,
 } from './checkpoint';
+export { type DecisionsByCall, decisionsByCall } from './children';
 export { openContinuation, type ParseOptions, parseContinuation, serializeContinuation } from './codec';
 export { auditEntries, checkDecisions } from './decisions';
 export {
@@ -49,6 +50,7 @@ export {
   type ErrorCode,
   isContinuationError,
   ModelCallError,
+  raiseFrom,
   ToolCallError,
 } from './errors';
 export { diffFingerprints, fingerprintAgent } from './fingerprint';

@@ -5,21 +5,16 @@
  */
 import { actionId } from './actions';
 import { cloneJson } from './canonical';
+import type { DecisionsByCall } from './children';
 import { isContinuationError, raiseFrom, ToolCallError } from './errors';
 import type { Continuation, DoneEntry, PendingEntry } from './format';
 import { checkJson, type JsonValue } from './json';
 import type { ToolCallPart } from './messages';
-import type { ContinuableAgent, Decision, Decisions, RunEvent, RunOptions } from './protocol';
+import type { ContinuableAgent, Decisions, RunEvent, RunOptions } from './protocol';
 import type { RunState } from './run-state';
 import type { AgentStream, AgentStreamEvent } from './stream';
 import type { ToolContext, ToolDefinition } from './tools';
 import { markChecked, trustContinuation } from './trust';
-
-/** The decisions that reach one tool call: its own, or those for its child's actions. */
-export interface CallDecisions {
-  decision?: { actionId: string; value: Decision };
-  children?: Decisions;
-}
 
 export interface TurnContext {
   state: RunState;
@@ -66,12 +61,10 @@ class SuspendSignal extends Error {
 export async function settleTurn(
   turn: TurnContext,
   calls: readonly ToolCallPart[],
-  decisions: ReadonlyMap<string, CallDecisions>,
+  decisions: DecisionsByCall,
 ): Promise<void> {
   const failures: CallFailure[] = [];
-  const outcomes = await Promise.allSettled(
-    calls.map((call) => settleCall(turn, call, decisions.get(call.toolCallId), failures)),
-  );
+  const outcomes = await Promise.allSettled(calls.map((call) => settleCall(turn, call, decisions, failures)));
   for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason;
   const failure = failures[0];
   if (!failure) return;
@@ -104,7 +97,7 @@ export function resumesWithoutDecisions(continuation: Continuation): boolean {
 async function settleCall(
   turn: TurnContext,
   call: ToolCallPart,
-  decided: CallDecisions | undefined,
+  decided: DecisionsByCall,
   failures: CallFailure[],
 ): Promise<void> {
   const { state } = turn;
@@ -112,14 +105,15 @@ async function settleCall(
   const entry = state.pending.get(call.toolCallId);
   if (!entry) return startCall(turn, call, failures);
   const tool = turn.tools.get(entry.toolName)!;
-  const decision = decided?.decision?.value;
+  const decision = decided.own(call.toolCallId)?.value;
 
   if (entry.kind === 'agent') {
-    if (!decided?.children && !resumesWithoutDecisions(entry.child)) return;
+    const children = decided.takeChild(call.toolCallId);
+    if (!children && !resumesWithoutDecisions(entry.child)) return;
     return execute(turn, call, tool, entry, failures, {
       index: entry.journal?.length ?? 0,
       continuation: entry.child,
-      decisions: decided?.children ?? {},
+      decisions: children ?? {},
     });
   }
   if (entry.kind === 'approval' && entry.approved) return execute(turn, call, tool, entry, failures);
