@@ -124,6 +124,35 @@ describe('durable runs: fencing by step (item 10 c)', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('accepts a continuation newer than the log knows (the run went on without the log)', async () => {
+    const pay = defineTool({
+      name: 'pay',
+      parameters: z.object({ n: z.string() }),
+      needsApproval: true,
+      execute: ({ n }) => n,
+    });
+    const agent = createContinuableAgent({
+      name: 'went-on',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'pay', args: { n: 'a' } }] },
+        { toolCalls: [{ name: 'pay', args: { n: 'b' } }] },
+        'done',
+      ]),
+      tools: [pay],
+    });
+    const log = createMemoryCheckpointLog();
+    const first = await runDurably(agent, log, 'go', { runId: 'went-on-1' });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const second = await agent.resume(first.continuation, { [first.actions[0]!.id]: { type: 'approve' } });
+    if (second.status !== 'suspended') throw new Error('expected a second suspension');
+    const third = await resumeDurably(agent, log, second.continuation, {
+      [second.actions[0]!.id]: { type: 'approve' },
+    });
+    expect(third.status).toBe('completed');
+    const starts = (await log.read('went-on-1')).filter((entry) => entry.type === 'start');
+    expect(starts.at(-1)).toMatchObject({ from: { id: second.continuation.id } });
+  });
+
   it('resumeStored with a log refuses a continuation the log moved past, and marks its record resumed', async () => {
     const { agent, calls } = payAgent('stored-stale');
     const log = createMemoryCheckpointLog();
