@@ -3,8 +3,10 @@
  * agent over the scripted chat model, through the conformance harness. A failure prints its seed
  * and operation log.
  */
+import { type Decisions, listActions, type RunResult } from '@agent-continuations/core';
 import { formatFailure, formatSummary, runSimulation } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { graphHarness } from './harness';
 
 /** Sequences per CI run, kept to about 30 s on a busy 2-core machine; `SIMULATION_RUNS` asks for more. */
@@ -20,6 +22,7 @@ describe('fault simulation: langgraph adapter', () => {
         harness: graphHarness(kind),
         seed: SEED + index * 1_000_000,
         runs: Math.ceil(SEQUENCES / 2),
+        // No seal here yet: a sealed sub-agent that suspends twice cannot be resumed (reproduced below).
         modes: ['direct', 'stored'],
         maxWidth: 2,
         maxOps: 5,
@@ -30,5 +33,65 @@ describe('fault simulation: langgraph adapter', () => {
         `SIMULATION_SEED=${seed - index * 1_000_000} SIMULATION_RUNS=2 npx vitest run packages/adapter-langgraph/test/simulation.test.ts`;
       expect(summary.failures.slice(0, 3).map((failure) => formatFailure(failure, replay))).toEqual([]);
     });
+  });
+});
+
+describe('bugs found by the fault simulation (reproductions)', () => {
+  // Sealed sequences (`seal` in runSimulation) fail with SEAL_MISMATCH "in the sub-agent" once a
+  // sealed sub-agent has suspended twice: the parent's copy of the child's continuation no longer
+  // matches the child's seal, so the run can never go on (every retry fails the same way).
+  it.fails('a sealed sub-agent that suspends a second time is resumed through its sealed parent', async () => {
+    const harness = graphHarness('custom');
+    const seal = { secret: 'simulation-secret' };
+    const paid: string[] = [];
+    const child = await harness.createAgent({
+      name: 'sealed-child',
+      instructions: 'Pay twice.',
+      seal,
+      tools: [
+        {
+          kind: 'function',
+          name: 'pay',
+          description: 'Pay someone.',
+          parameters: z.object({ n: z.string() }),
+          needsApproval: true,
+          execute: async ({ n }: { n: string }) => {
+            paid.push(n);
+            return n;
+          },
+        },
+      ],
+      script: [
+        { toolCalls: [{ name: 'pay', args: { n: 'a' } }] },
+        { toolCalls: [{ name: 'pay', args: { n: 'b' } }] },
+        'paid',
+      ],
+    });
+    const parent = await harness.createAgent({
+      name: 'sealed-parent',
+      instructions: 'Delegate.',
+      seal,
+      tools: [{ kind: 'agent', name: 'child', description: 'The paying sub-agent.', agent: child }],
+      script: [{ toolCalls: [{ name: 'child', args: { input: 'pay' } }] }, 'done'],
+    });
+    const approveAll = (result: RunResult<unknown>): Decisions =>
+      result.status === 'suspended'
+        ? Object.fromEntries(
+            listActions(result.continuation).map((action) => [action.id, { type: 'approve' }]),
+          )
+        : {};
+    let result: RunResult<unknown> = await parent.run('go');
+    result = await parent.resume(
+      JSON.stringify((result as { continuation: unknown }).continuation),
+      approveAll(result),
+    );
+    expect(result.status).toBe('suspended'); // the child waits for its second payment
+    // Today: SEAL_MISMATCH "(in the sub-agent at call_1_0)".
+    result = await parent.resume(
+      JSON.stringify((result as { continuation: unknown }).continuation),
+      approveAll(result),
+    );
+    expect(result.status).toBe('completed');
+    expect(paid).toEqual(['a', 'b']);
   });
 });

@@ -57,6 +57,8 @@ describe('fault simulation: vercel-ai adapter', () => {
         harness,
         seed: SEED + index * 1_000_000,
         runs: Math.ceil(SEQUENCES / 2),
+        // A third of the sequences seal their agents and try forged continuations on them.
+        seal: { secret: 'simulation-secret', keyId: 'sim-1' },
         modes: ['direct', 'stored'],
         maxWidth: 2,
         maxOps: 5,

@@ -18,6 +18,7 @@ import {
   resumeDurably,
   resumeStored,
   runDurably,
+  type SealConfig,
   type StoredSummary,
   serializeContinuation,
   streamStored,
@@ -46,6 +47,8 @@ export interface SequenceOptions {
   harness: ConformanceHarness;
   /** Agents built with a seal (the harness seals what they emit and verifies what they resume): forged continuations are tried on them. */
   sealedHarness?: ConformanceHarness;
+  /** Or: a seal handed to `harness` in each agent's spec (`ConformanceAgentSpec.seal`), for the same purpose. */
+  seal?: SealConfig;
   /** Modes to draw from; all three by default. */
   modes?: readonly SequenceMode[];
   /** Deepest tree (1 to 3); 3 by default. */
@@ -149,8 +152,10 @@ class Sequence {
     this.random = seededRandom(seed);
     const modes = options.modes ?? ['direct', 'stored', 'durable'];
     this.mode = this.random.pick(modes);
-    this.sealed = options.sealedHarness !== undefined && this.random.chance(0.3);
-    this.harness = this.sealed ? options.sealedHarness! : options.harness;
+    const sealedHarness =
+      options.sealedHarness ?? (options.seal ? withSeal(options.harness, options.seal) : undefined);
+    this.sealed = sealedHarness !== undefined && this.random.chance(0.3);
+    this.harness = this.sealed ? sealedHarness! : options.harness;
     const maxDepth = 1 + this.random.int(options.maxDepth ?? 3);
     this.plan = planTree(this.random, `s${seed.toString(36)}`, 1, maxDepth, options.maxWidth ?? 3);
     this.input = `q${seed.toString(36)}`;
@@ -945,4 +950,13 @@ function describe(error: unknown): string {
   if (isContinuationError(error)) return `${error.code}: ${error.message}`.slice(0, 300);
   if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 300);
   return String(error).slice(0, 300);
+}
+
+/** The harness's agents, each sealed with `seal` (through `ConformanceAgentSpec.seal`). */
+function withSeal(harness: ConformanceHarness, seal: SealConfig): ConformanceHarness {
+  return {
+    ...harness,
+    name: `${harness.name} (sealed)`,
+    createAgent: (spec) => harness.createAgent({ ...spec, seal }),
+  };
 }
