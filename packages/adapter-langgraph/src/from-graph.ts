@@ -11,6 +11,7 @@ import {
   ContinuationError,
   checkDecisions,
   checkResumable,
+  DEFAULT_MAX_STEPS,
   type Decision,
   type Decisions,
   emptyUsage,
@@ -20,6 +21,7 @@ import {
   type JsonObject,
   type Message,
   openContinuation,
+  type PredicateContext,
   parseContinuation,
   type RunOptions,
   type SealConfig,
@@ -81,8 +83,27 @@ export interface FromGraphOptions {
    * ```
    */
   seal?: SealConfig;
-  /** LangGraph's step budget for each run segment. */
+  /**
+   * LangGraph's step budget (supersteps) for each `run` or `resume`; a run's own `recursionLimit`
+   * option wins. Reaching it suspends the run (predicate `recursionLimit`) from its last
+   * checkpoint, and `resume(continuation, {})` goes on. Unbounded when left out: `maxSteps` bounds runs.
+   */
   recursionLimit?: number;
+  /**
+   * The most model calls one `run` or `resume` makes, as in every adapter; then the run suspends
+   * (predicate `maxSteps`), and `resume(continuation, {})` grants as many again. The core's
+   * `DEFAULT_MAX_STEPS` (100) by default; `Infinity` for no limit.
+   *
+   * @example
+   * ```ts
+   * const agent = fromGraph(graph, { name: 'researcher', maxSteps: 20 });
+   * const result = await agent.run('Find the cheapest flight');
+   * if (result.status === 'suspended' && result.continuation.suspendedBy.type === 'predicate') {
+   *   await agent.resume(result.continuation, {}); // 20 model calls more
+   * }
+   * ```
+   */
+  maxSteps?: number;
   /** On a rejected call: tell the model and go on (default), or end the run as rejected. */
   onReject?: 'continue' | 'end';
   /**
@@ -187,7 +208,24 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     );
   }
   const keepHistory = Object.values(channels).some((channel) => channel instanceof DeltaChannel);
-  const predicates = toPredicates(options.suspendWhen);
+  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  if (!(maxSteps >= 1)) {
+    throw new ContinuationError('INVALID_OPERATION', `maxSteps must be at least 1, not ${maxSteps}.`, {
+      details: { maxSteps },
+    });
+  }
+  // The step limit of every adapter: model calls of this segment, checked before the next one.
+  const predicates = [
+    ...toPredicates(options.suspendWhen),
+    ...(Number.isFinite(maxSteps)
+      ? [
+          {
+            name: 'maxSteps',
+            check: ({ step, segment }: PredicateContext) => step - segment.step >= maxSteps,
+          },
+        ]
+      : []),
+  ];
   const tools = new Map<string, ToolDefinition>();
   for (const node of toolNodes.values())
     for (const lc of node.tools ?? []) tools.set(lc.name, toolDefinition(lc));
@@ -213,7 +251,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     keepHistory,
     foreignResume: modelNode !== undefined,
     ...(options.seal ? { seal: options.seal } : {}),
-    ...(options.recursionLimit ? { recursionLimit: options.recursionLimit } : {}),
+    ...(options.recursionLimit === undefined ? {} : { recursionLimit: options.recursionLimit }),
     ...extra,
   });
 

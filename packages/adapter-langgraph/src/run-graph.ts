@@ -29,7 +29,12 @@ import {
 } from '@agent-continuations/core';
 import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
-import { isGraphDrained, isUnknownInterruptError, type MemorySaver } from '@langchain/langgraph';
+import {
+  GraphRecursionError,
+  isGraphDrained,
+  isUnknownInterruptError,
+  type MemorySaver,
+} from '@langchain/langgraph';
 import type { Children } from './children';
 import { continuationOf } from './continuation-of';
 import { type ChunkSink, childForwarder, driveGraph, SINK } from './drive-graph';
@@ -81,6 +86,12 @@ export interface GraphRunOptions extends RunOptions {
   callbacks?: readonly BaseCallbackHandler[];
   /** LangChain run tags for this call (tracing). */
   tags?: readonly string[];
+  /**
+   * LangGraph's step budget (supersteps) for this call, instead of the `fromGraph` option's.
+   * Reaching it suspends the run (predicate `recursionLimit`) at its last checkpoint; pass it
+   * again to `resume`, which goes on with as many steps again.
+   */
+  recursionLimit?: number;
 }
 
 /** A completed run of a wrapped graph: the core's result plus the graph's own final state. */
@@ -126,6 +137,7 @@ export interface SegmentInput {
   foreignResume?: boolean;
   /** The graph has delta channels: the state carries each namespace's whole checkpoint chain. */
   keepHistory: boolean;
+  /** The `fromGraph` option's recursion limit, when given. */
   recursionLimit?: number;
 }
 
@@ -190,9 +202,11 @@ export async function runSegment(
     control,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.context === undefined ? {} : { context: options.context }),
-    ...(segment.recursionLimit ? { recursionLimit: segment.recursionLimit } : {}),
+    // LangGraph's limit only when one is given: otherwise maxSteps bounds the run, as in every adapter.
+    recursionLimit: options.recursionLimit ?? segment.recursionLimit ?? Number.MAX_SAFE_INTEGER,
   };
   let failure: { error: unknown } | undefined;
+  let outOfSteps = false;
   // An observer gets a model-call or tool-result event, with a checkpoint, after each step.
   let latest: Record<string, unknown> = {};
   const stepEvents = options.onEvent && stepObserver(context, counter, segment.messagesKey, options.onEvent);
@@ -219,6 +233,8 @@ export async function runSegment(
     }
     // A failed model call keeps the run: the checkpoint before it is the last good state.
     if (counter.isModelError(error)) failure = { error };
+    // LangGraph's recursion limit stops the run at its last checkpoint: a suspension, resumable.
+    else if (error instanceof GraphRecursionError) outOfSteps = true;
     else if (!isGraphDrained(error)) throw error;
   }
   const stateConfig = { configurable: { thread_id: segment.threadId, __pregel_checkpointer: segment.saver } };
@@ -308,6 +324,7 @@ export async function runSegment(
   if (childFailure) suspendedBy = { type: 'checkpoint' };
   else if (mapped.pending.length > 0) suspendedBy = pendingReason(mapped.pending);
   else if (control.fired.length > 0) suspendedBy = { type: 'predicate', predicates: control.fired };
+  else if (outOfSteps) suspendedBy = { type: 'predicate', predicates: ['recursionLimit'] };
   else suspendedBy = { type: 'predicate', predicates: [staticPauseName(handle, snapshot.next)] };
 
   const continuation = continuationOf(context, {
