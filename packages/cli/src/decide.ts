@@ -9,7 +9,6 @@ import {
   type Action,
   type ContinuableAgent,
   ContinuationError,
-  claimRefused,
   type Decision,
   type JsonValue,
   listActions,
@@ -17,6 +16,7 @@ import {
   resumeStored,
   resumesWithoutDecisions,
 } from '@agent-continuations/core';
+import { claimRefused } from '@agent-continuations/core/store-kit';
 import { loadAgents } from './agents-module';
 import { type Command, type CommandContext, type CommandOutput, stringOption } from './context';
 import { actionLine, notFound } from './inspect';

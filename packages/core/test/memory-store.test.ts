@@ -1,4 +1,5 @@
-import { claimRefused, createMemoryStore, type StoredStatus } from '@agent-continuations/core';
+import { createMemoryStore, type StoredStatus } from '@agent-continuations/core';
+import { claimRefused } from '@agent-continuations/core/store-kit';
 import { runStoreContract } from '@agent-continuations/testing';
 import { expect, it } from 'vitest';
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type CheckpointStep, replayCheckpoints } from '@agent-continuations/core';
+import type { CheckpointStep } from '@agent-continuations/core';
+import { replayCheckpoints } from '@agent-continuations/core/store-kit';
 import { durablePlanInput } from '@agent-continuations/testing';
 import pg from 'pg';
 import PgBoss from 'pg-boss';

@@ -1,4 +1,5 @@
-import { isContinuationError, onAbort, type RunResult, replayCheckpoints } from '@agent-continuations/core';
+import { isContinuationError, onAbort, type RunResult } from '@agent-continuations/core';
+import { replayCheckpoints } from '@agent-continuations/core/store-kit';
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
