@@ -9,9 +9,10 @@ import {
   type Usage,
 } from '@agent-continuations/core';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import type { BaseMessage } from '@langchain/core/messages';
+import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
 import { RunControl } from '@langchain/langgraph';
+import { callIdsIn, makeCallIdsUnique } from './call-ids';
 
 /** Counts model calls and their token usage while a segment runs. */
 export class ModelCallCounter extends BaseCallbackHandler {
@@ -23,18 +24,30 @@ export class ModelCallCounter extends BaseCallbackHandler {
   /** What the last model call was sent. */
   lastInput: BaseMessage[] = [];
 
-  override async handleChatModelStart(_llm: unknown, messages: BaseMessage[][]): Promise<void> {
+  /** Tool-call ids each running model call's input already uses, by its run id. */
+  readonly #taken = new Map<string, Set<string>>();
+
+  override async handleChatModelStart(
+    _llm: unknown,
+    messages: BaseMessage[][],
+    runId: string,
+  ): Promise<void> {
     this.lastInput = messages[0] ?? [];
+    this.#taken.set(runId, callIdsIn(this.lastInput));
   }
 
   /** Tool calls of the last model turn that have no result yet: predicates wait until they do. */
   readonly outstanding = new Set<string>();
 
-  override async handleLLMEnd(output: LLMResult): Promise<void> {
+  override async handleLLMEnd(output: LLMResult, runId: string): Promise<void> {
     this.calls += 1;
     const generation = output.generations[0]?.[0] as
       | { message?: { usage_metadata?: Record<string, number>; tool_calls?: Array<{ id?: string }> } }
       | undefined;
+    // Before anything reads the calls: the very message the model node returns.
+    const taken = this.#taken.get(runId);
+    this.#taken.delete(runId);
+    if (generation?.message && taken) makeCallIdsUnique(generation.message as AIMessage, taken);
     this.outstanding.clear();
     for (const call of generation?.message?.tool_calls ?? []) if (call.id) this.outstanding.add(call.id);
     const meta = generation?.message?.usage_metadata;
@@ -51,7 +64,8 @@ export class ModelCallCounter extends BaseCallbackHandler {
   /** Errors the model calls of this segment failed with: an error that ends the run is one of them, or not. */
   readonly modelErrors = new Set<unknown>();
 
-  override async handleLLMError(error: unknown): Promise<void> {
+  override async handleLLMError(error: unknown, runId: string): Promise<void> {
+    this.#taken.delete(runId);
     this.modelErrors.add(error);
   }
 
