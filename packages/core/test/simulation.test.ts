@@ -59,10 +59,11 @@ describe('fault simulation: core engine', () => {
 });
 
 /**
- * Bugs the simulation found, each as a minimal reproduction. Each failed when it was written (as
- * `it.fails`) and passes since its owner's fix; they stay as regression tests.
+ * Bugs the simulation found, each as a minimal reproduction written as `it.fails`. Those fixed since
+ * pass as plain `it` and stay as regression tests; those still open remain `it.fails` (when one is
+ * fixed, `it.fails` reports it, and it becomes a plain `it`).
  */
-describe('bugs found by the fault simulation (regressions)', () => {
+describe('bugs found by the fault simulation (reproductions and regressions)', () => {
   const lookup = () => {
     const calls: string[] = [];
     const tool = defineTool({
@@ -428,6 +429,33 @@ describe('bugs found by the fault simulation (regressions)', () => {
       expect(listActions(result.continuation).map((action) => action.id)).not.toContain('call_1_1');
     }
     expect(calls.filter((n) => n === 'b')).toHaveLength(1);
+  });
+
+  // Seed 426680 (`pnpm simulate --seed 426680`): recovery gives up on a run (attempt cap) and the
+  // worker dies between `log.fail` and the store's failed record: the log says failed, the store
+  // shows nothing, and no later `recover` reconciles it, so the run cannot be found or retried.
+  it.fails('recover: a run given up in the log is listed as failed in the store, even if the worker died in between', async () => {
+    const agent = createContinuableAgent({
+      name: 'always-down',
+      model: scriptedModel(() => {
+        throw new Error('model down');
+      }),
+    });
+    const log = createMemoryCheckpointLog();
+    const store = createMemoryStore();
+    await expect(runDurably(agent, log, 'go', { runId: 'down-1', leaseMs: 20 })).rejects.toThrow(
+      'model down',
+    );
+    await lapse(60);
+    // This worker gives up (one attempt) and dies before its store writes.
+    const dying = { ...store, save: () => new Promise<void>(() => {}) } as typeof store;
+    void recover(log, { [agent.name]: agent }, { store: dying, maxAttempts: 1, leaseMs: 20 });
+    for (let wait = 0; wait < 50 && (await log.status('down-1'))?.status !== 'failed'; wait++)
+      await lapse(20);
+    expect((await log.status('down-1'))?.status).toBe('failed');
+    await recover(log, { [agent.name]: agent }, { store, maxAttempts: 1 });
+    const { items } = await store.list({ status: 'failed' });
+    expect(items.map((item) => item.runId)).toEqual(['down-1']);
   });
 
   // The durable mode of the simulation, which found all of the above at random.
