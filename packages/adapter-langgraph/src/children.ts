@@ -1,12 +1,16 @@
 /**
  * The suspended sub-agents of one resume, each with the decisions meant for it. LangGraph re-runs
  * an interrupted task whenever any interrupt of the run is answered, so a sub-agent tool can be
- * called several times in one resume: its decisions are handed out once, and later calls see the
- * sub-agent's newest continuation with no decisions (they wait again without running it).
- *
- * Framework-neutral: a candidate for the core's child-resume helper (issue 10).
+ * called several times in one resume: the core's `decisionsByCall` hands its decisions out once,
+ * and later calls see the sub-agent's newest continuation (recorded here) with no decisions, so
+ * they wait again without running it.
  */
-import type { Continuation, Decisions } from '@agent-continuations/core';
+import {
+  type Continuation,
+  type Decisions,
+  type DecisionsByCall,
+  decisionsByCall,
+} from '@agent-continuations/core';
 
 /** One suspended sub-agent: its continuation, and the decisions not yet applied to it. */
 export interface ChildSlot {
@@ -14,21 +18,34 @@ export interface ChildSlot {
   decisions?: Decisions;
 }
 
-/** Tool-call id -> the suspended sub-agent of that call. */
-export type Children = Record<string, ChildSlot>;
+/** The suspended sub-agents of one resume. */
+export interface Children {
+  /** Tool-call id -> the newest continuation of the sub-agent of that call. */
+  readonly waiting: Map<string, Continuation>;
+  /** The decisions for the sub-agents, by tool call, each group handed out once. */
+  readonly decisions: DecisionsByCall;
+}
+
+/** The sub-agents waiting in `waiting`, with `decisions` (relative to this level) for them. */
+export function childrenOf(
+  waiting: Map<string, Continuation> = new Map(),
+  decisions: Decisions = {},
+): Children {
+  return { waiting, decisions: decisionsByCall(decisions) };
+}
 
 /**
- * The sub-agent waiting on `toolCallId`, if any. Its decisions are returned once: the slot keeps
- * only the continuation afterwards, until {@link recordChild} stores a newer one.
+ * The sub-agent waiting on `toolCallId`, if any. Its decisions are returned once; later calls get
+ * its newest continuation only, until {@link recordChild} stores a newer one.
  */
 export function takeChild(children: Children, toolCallId: string): ChildSlot | undefined {
-  if (!Object.hasOwn(children, toolCallId)) return undefined;
-  const slot = children[toolCallId]!;
-  if (slot.decisions) children[toolCallId] = { continuation: slot.continuation };
-  return slot;
+  const continuation = children.waiting.get(toolCallId);
+  if (!continuation) return undefined;
+  const decisions = children.decisions.takeChild(toolCallId);
+  return decisions ? { continuation, decisions } : { continuation };
 }
 
 /** The sub-agent on `toolCallId` suspended again: later calls in this resume wait on this continuation. */
 export function recordChild(children: Children, toolCallId: string, continuation: Continuation): void {
-  children[toolCallId] = { continuation };
+  children.waiting.set(toolCallId, continuation);
 }

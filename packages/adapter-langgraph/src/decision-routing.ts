@@ -10,7 +10,7 @@ import {
   listActions,
   splitActionId,
 } from '@agent-continuations/core';
-import type { Children } from './children';
+import { type Children, childrenOf } from './children';
 
 /**
  * Decisions LangGraph answers itself (their action id has an interrupt in `refs`), and for each
@@ -22,20 +22,16 @@ export function splitDecisions(
   refs: Record<string, unknown>,
 ) {
   const direct = new Map<string, Decision>();
-  const nested = new Map<string, Decisions>();
+  // Null-prototype: an action id such as `__proto__/x` stays a plain key.
+  const nested = Object.create(null) as Decisions;
   for (const [id, decision] of Object.entries(decisions)) {
-    const { head, rest } = splitActionId(id);
-    if (rest === undefined || id in refs) direct.set(id, decision);
-    else nested.set(head, { ...nested.get(head), [rest]: decision });
+    if (splitActionId(id).rest === undefined || id in refs) direct.set(id, decision);
+    else nested[id] = decision;
   }
-  const children: Children = {};
-  for (const entry of continuation.pending) {
-    if (entry.kind !== 'agent') continue;
-    const group = nested.get(entry.toolCallId);
-    children[entry.toolCallId] = group
-      ? { continuation: entry.child, decisions: group }
-      : { continuation: entry.child };
-  }
+  const waiting = new Map<string, Continuation>();
+  for (const entry of continuation.pending)
+    if (entry.kind === 'agent') waiting.set(entry.toolCallId, entry.child);
+  const children: Children = childrenOf(waiting, nested);
   return { direct, children };
 }
 

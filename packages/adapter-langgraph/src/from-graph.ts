@@ -33,7 +33,7 @@ import {
   toPredicates,
 } from '@agent-continuations/core';
 import { Command, DeltaChannel, type MemorySaver } from '@langchain/langgraph';
-import type { Children } from './children';
+import { type Children, childrenOf } from './children';
 import { actionsById, splitDecisions } from './decision-routing';
 import { type ChunkSink, chunkStream, type GraphStream, SINK, type StreamMode } from './drive-graph';
 import { type GraphState, importState } from './graph-state';
@@ -243,7 +243,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     saver,
     threadId: THREAD,
     input,
-    children: {},
+    children: childrenOf(),
     predicates,
     skipFirstCheck: false,
     messagesKey,

@@ -10,8 +10,8 @@ import {
   type DoneEntry,
   isContinuationError,
   type Message,
-  ModelCallError,
   type PendingEntry,
+  raiseFrom,
   ToolCallError,
   type ToolCallPart,
   type ToolResultPart,
@@ -42,19 +42,14 @@ export function pendingReason(pending: readonly PendingEntry[]): Continuation['s
   return { type: 'actions', kinds: [...new Set(pending.map((entry) => entry.kind))] };
 }
 
-/** A sub-agent's error as this run reports it: the same code, this run's state, the path down to it. */
+/**
+ * A sub-agent's error as this run reports it, with the core's `raiseFrom`: the same code, this
+ * run's state, the path down to it. An error that is not the core's is the agent tool's failure.
+ */
 export function raiseChildFailure(failure: ChildFailure, continuation: Continuation): ContinuationError {
   const { error, toolCallId, toolName } = failure;
   if (!isContinuationError(error)) return new ToolCallError(continuation, error, [toolCallId], toolName);
-  const at = [toolCallId, ...(error.at ?? [])];
-  if (error.code === 'MODEL_ERROR') return new ModelCallError(continuation, error.cause, at);
-  if (error.code === 'TOOL_ERROR') return new ToolCallError(continuation, error.cause, at);
-  return new ContinuationError(error.code, `${error.message} (in the sub-agent at ${at.join('/')})`, {
-    cause: error,
-    continuation,
-    at,
-    ...(error.details === undefined ? {} : { details: error.details }),
-  });
+  return raiseFrom(error, continuation, [toolCallId, ...(error.at ?? [])]);
 }
 
 /**
