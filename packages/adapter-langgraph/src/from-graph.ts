@@ -256,6 +256,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   });
 
   async function run(input: string | Message[], runOptions: GraphRunOptions = {}): Promise<GraphRunResult> {
+    refuseState(runOptions);
     const context: RunContext = {
       runId: runOptions.runId ?? crypto.randomUUID(),
       agent: { name: options.name, framework: 'langgraph', fingerprint: await getFingerprint() },
@@ -280,6 +281,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     decisions: Decisions = {},
     runOptions: GraphRunOptions = {},
   ): Promise<GraphRunResult> {
+    refuseState(runOptions);
     // A continuation from outside is untrusted: a sealing agent refuses it unsealed or altered.
     const continuation = options.seal ? await openContinuation(raw, options.seal) : parseContinuation(raw);
     await resumable(continuation, runOptions);
@@ -481,6 +483,19 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     },
     fingerprint: getFingerprint,
   };
+}
+
+/**
+ * The core's `state` run option keeps adapter-native data in every continuation; this adapter's
+ * continuations carry the graph's own checkpoints there, so it is refused before anything runs.
+ */
+function refuseState(runOptions: RunOptions): void {
+  if (runOptions.state === undefined) return;
+  throw new ContinuationError(
+    'INVALID_OPERATION',
+    "fromGraph does not take the `state` run option: a LangGraph continuation's `state` holds the graph's own checkpoints. Keep your data in the graph's channels, or in `metadata`.",
+    { details: { option: 'state' } },
+  );
 }
 
 /**
