@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { graphHarness } from './harness';
 
 /** Sequences per CI run, kept to about 30 s on a busy 2-core machine; `SIMULATION_RUNS` asks for more. */
-const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 30);
+const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 80);
 const SEED = Number(process.env.SIMULATION_SEED ?? 1);
 
 describe('fault simulation: langgraph adapter', () => {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openaiHarness } from './harness';
 
 /** Sequences per CI run, kept to about 30 s on a busy 2-core machine; `SIMULATION_RUNS` asks for more. */
-const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 110);
+const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 200);
 const SEED = Number(process.env.SIMULATION_SEED ?? 1);
 
 let server: ScriptedOpenAIServer;

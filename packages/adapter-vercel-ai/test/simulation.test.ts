@@ -16,7 +16,7 @@ import { sdkTools, specOptions, streamed } from './support/harness';
 import { scriptedLanguageModel } from './support/scripted-language-model';
 
 /** Sequences per CI run, kept to about 30 s on a busy 2-core machine; `SIMULATION_RUNS` asks for more. */
-const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 100);
+const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 200);
 const SEED = Number(process.env.SIMULATION_SEED ?? 1);
 
 const harnesses: ConformanceHarness[] = [
