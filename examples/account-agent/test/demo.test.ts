@@ -3,7 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// Each step is a new Node process that compiles TypeScript on start: slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const demo = join(import.meta.dirname, '..', 'src', 'demo.ts');
 const nodeArgs = (...args: string[]) => [

@@ -3,8 +3,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { supportDesk } from '../src/desk';
+
+// Each step is a new Node process that compiles TypeScript on start: slow on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const demo = join(import.meta.dirname, '..', 'src', 'demo.ts');
 const runDemo = (dir: string, ...args: string[]) =>
