@@ -307,50 +307,35 @@ async function execute(
     },
   };
 
-  let output: unknown;
-  try {
-    output = await tool.execute(checked.value, ctx);
-  } catch (error) {
-    if (childFailure) {
-      if (childFailure.pending) state.pending.set(call.toolCallId, childFailure.pending);
-      turn.live.delete(call.toolCallId);
+  /** A sub-agent failed, or the tool waits: what the call holds now; false when neither. */
+  const settled = (): boolean => {
+    const waiting = childFailure ? childFailure.pending : suspension;
+    if (!childFailure && !suspension) return false;
+    if (waiting) state.pending.set(call.toolCallId, waiting);
+    turn.live.delete(call.toolCallId);
+    if (childFailure)
       failures.push({
         toolCallId: call.toolCallId,
         toolName: tool.name,
         error: childFailure.error,
         child: true,
       });
-      return;
-    }
-    if (suspension) {
-      state.pending.set(call.toolCallId, suspension);
-      turn.live.delete(call.toolCallId);
-      return;
-    }
+    return true;
+  };
+  let output: unknown;
+  try {
+    output = await tool.execute(checked.value, ctx);
+  } catch (error) {
+    if (settled()) return;
     if (turn.toolErrors === 'throw') {
       failures.push({ toolCallId: call.toolCallId, toolName: tool.name, error, child: false });
       return;
     }
     return finish(turn, call, { error: error instanceof Error ? error.message : String(error) }, true);
   }
-  if (childFailure) {
-    // The tool caught its sub-agent's failure; the run fails all the same.
-    if (childFailure.pending) state.pending.set(call.toolCallId, childFailure.pending);
-    turn.live.delete(call.toolCallId);
-    failures.push({
-      toolCallId: call.toolCallId,
-      toolName: tool.name,
-      error: childFailure.error,
-      child: true,
-    });
-    return;
-  }
-  if (suspension) {
-    // The tool swallowed the suspension; it still waits.
-    state.pending.set(call.toolCallId, suspension);
-    turn.live.delete(call.toolCallId);
-    return;
-  }
+  // The tool caught its sub-agent's failure (the run fails all the same), or swallowed its own
+  // suspension (it still waits).
+  if (settled()) return;
   let json: JsonValue;
   try {
     json = toJson(output);
