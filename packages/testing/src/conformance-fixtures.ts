@@ -75,12 +75,21 @@ export async function nestedChain(
   counts: Counts,
   ran: JsonValue[],
 ): Promise<ConformanceAgentSpec> {
-  let spec: ConformanceAgentSpec = {
+  return chainTo(harness, depth, {
     name: `level${depth}`,
     instructions: 'You move money.',
     script: [{ toolCalls: [{ name: 'transfer', args: { to: 'bob', amount: 50 } }] }, reportResults],
     tools: [transferTool(counts, ran)],
-  };
+  });
+}
+
+/** A chain `depth` levels deep whose deepest agent is `leaf` (named `level<depth>`); the root's spec. */
+export async function chainTo(
+  harness: ConformanceHarness,
+  depth: number,
+  leaf: ConformanceAgentSpec,
+): Promise<ConformanceAgentSpec> {
+  let spec = leaf;
   for (let level = depth - 1; level >= 1; level--) {
     const child = await harness.createAgent(spec);
     const toolName = `ask_level${level + 1}`;

@@ -10,29 +10,9 @@ import {
   type RunResult,
 } from '@agent-continuations/core';
 import { describe, expect, it } from 'vitest';
-import { type Counts, lookupTool, reportResults, transferTool } from './conformance-fixtures';
+import { type Counts, chainTo, lookupTool, reportResults, transferTool } from './conformance-fixtures';
 import type { ConformanceAgentSpec, ConformanceHarness } from './conformance-harness';
 import { completed, type Skip, suspended, throughText } from './conformance-helpers';
-
-/** A chain `depth` levels deep whose deepest agent is `leaf`; returns the root's spec. */
-async function chainTo(
-  harness: ConformanceHarness,
-  depth: number,
-  leaf: ConformanceAgentSpec,
-): Promise<ConformanceAgentSpec> {
-  let spec = leaf;
-  for (let level = depth - 1; level >= 1; level--) {
-    const child = await harness.createAgent(spec);
-    const toolName = `ask_level${level + 1}`;
-    spec = {
-      name: `level${level}`,
-      instructions: `You delegate to level ${level + 1}.`,
-      script: [{ toolCalls: [{ name: toolName, args: { input: 'pay bob 50' } }] }, reportResults],
-      tools: [{ kind: 'agent', name: toolName, description: `Delegate to level ${level + 1}`, agent: child }],
-    };
-  }
-  return spec;
-}
 
 /** The deepest agent: it asks to transfer, then (second model call) reports. */
 function payer(
