@@ -145,9 +145,6 @@ export {
   type StoredStatus,
   type StoredSummary,
 } from './store';
-// For store and log authors: the rest is in `@agent-continuations/core/store-kit`. These three stay
-// here too while the CLI and the simulation's memory log import them from the root.
-export { claimRefused, leaseLost, runRefused } from './store-errors';
 export type { AgentStream, AgentStreamEvent } from './stream';
 export {
   type AgentToolOptions,
