@@ -12,7 +12,6 @@ import {
   createContinuableAgent,
   type Decisions,
   type EngineAgent,
-  isContinuationError,
   parseContinuation,
   type RunOptions,
   type RunResult,

@@ -7,7 +7,6 @@ import {
   type JsonValue,
   ModelCallError,
   parseContinuation,
-  type RunEvent,
   type RunResult,
   serializeContinuation,
 } from '@agent-continuations/core';
