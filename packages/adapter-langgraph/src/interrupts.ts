@@ -29,6 +29,7 @@ export interface OwnPayload {
   toolName: string;
   args: JsonValue;
   request?: JsonValue;
+  /** A waiting sub-agent's continuation, as JSON text. */
   child?: unknown;
 }
 
@@ -343,7 +344,22 @@ export function ownEntry(value: OwnPayload): PendingEntry {
   const base = { toolCallId: value.toolCallId, toolName: value.toolName, args: toJson(value.args) };
   if (value[MARK] === 'approval') return { kind: 'approval', ...base };
   if (value[MARK] === 'input') return { kind: 'input', ...base, request: toJson(value.request) };
-  return { kind: 'agent', ...base, child: toJson(value.child) as never };
+  // The child's continuation is its JSON text (see agentPayload in tools.ts), read back unchanged
+  // so its seal still matches; a payload written before that holds the object itself.
+  const child =
+    typeof value.child === 'string' ? childText(value.child, base.toolCallId) : toJson(value.child);
+  return { kind: 'agent', ...base, child: child as never };
+}
+
+function childText(text: string, toolCallId: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    throw new ContinuationError(
+      'INVALID_CONTINUATION',
+      `The graph's state holds a sub-agent's continuation (call ${toolCallId}) that is not JSON.`,
+    );
+  }
 }
 
 /** True for payloads made by this adapter's wrappers. */

@@ -4,6 +4,7 @@
  */
 import {
   type ContinuableAgent,
+  type Continuation,
   ContinuationError,
   isContinuationError,
   type JsonValue,
@@ -212,7 +213,7 @@ export function agentTool<Input, Output>(
       // Nothing was decided for the child, and it waits for a human: wait again without running
       // it. A child stopped by a predicate or a failure goes on with no decisions.
       if (saved && !saved.decisions && !resumesWithoutDecisions(saved.continuation)) {
-        interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: saved.continuation });
+        interrupt<OwnPayload, unknown>(agentPayload(call, saved.continuation));
       }
       const runId = `${String(configurable[RUN_ID_KEY] ?? 'run')}/${call.toolCallId}`;
       // The child's steps and tool results reach this run's observers and stream, with their path.
@@ -239,12 +240,12 @@ export function agentTool<Input, Output>(
         const capture = configurable[CAPTURE_KEY] as Capture | undefined;
         if (!capture || !last) throw error;
         capture.childFailures.push({ toolCallId: call.toolCallId, toolName: call.toolName, error });
-        interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: last });
+        interrupt<OwnPayload, unknown>(agentPayload(call, last));
         throw error;
       }
       if (result.status === 'suspended') {
         if (saved) recordChild(children, call.toolCallId, result.continuation);
-        interrupt<OwnPayload, unknown>({ [MARK]: 'agent', ...call, child: result.continuation });
+        interrupt<OwnPayload, unknown>(agentPayload(call, result.continuation));
       }
       if (result.status === 'rejected') {
         const why = result.rejection.reason ? ` (${result.rejection.reason})` : '';
@@ -264,6 +265,19 @@ export function agentTool<Input, Output>(
   );
   Object.assign(made, { [AGENT]: agent });
   return made as unknown as StructuredToolInterface;
+}
+
+/**
+ * The interrupt payload of a waiting sub-agent. The child's continuation travels as its JSON text:
+ * LangGraph revives anything in a checkpoint shaped like a serialized LangChain object (a
+ * LangGraph child's own state holds such values, e.g. `{ lc: 2, type: 'undefined' }`), which
+ * would change the continuation after the child sealed it, and its seal would no longer match.
+ */
+function agentPayload(
+  call: { toolCallId: string; toolName: string; args: JsonValue },
+  child: Continuation,
+): OwnPayload {
+  return { [MARK]: 'agent', ...call, child: JSON.stringify(child) };
 }
 
 /** The sub-agent behind a tool made by {@link agentTool}, if any. */
