@@ -52,6 +52,7 @@ import {
   RUN_ID_KEY,
 } from './keys';
 import { fromLangChainMessages, neutralMessages, toolResultPart } from './messages';
+import { actionPolicies } from './policies';
 import { ModelCallCounter, PredicateControl } from './step-control';
 import { stepObserver } from './step-events';
 import { interruptedCall, oneTaskSuspension, pendingReason, raiseChildFailure } from './suspension';
@@ -356,7 +357,12 @@ async function suspended(
 ): Promise<GraphRunResult> {
   const continuation = segment.seal ? await sealContinuation(made, segment.seal) : made;
   await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
-  return { status: 'suspended', continuation, actions: listActions(continuation) };
+  // The graph's own policy (the middleware's description and allowed decisions) rides on each action.
+  const policies = actionPolicies(continuation);
+  const actions = listActions(continuation).map((action) =>
+    policies[action.id] ? { ...action, ...policies[action.id] } : action,
+  );
+  return { status: 'suspended', continuation, actions };
 }
 
 /** Tool-call id -> edited arguments, for this level's approvals with edited arguments so far. */

@@ -75,6 +75,11 @@ describe("LangGraph's HumanInterrupt in a tool (createReactAgent v1)", () => {
     expect(actionPolicies(first.continuation)).toEqual({
       call_1_0: { description: 'Please review the refund', allowedDecisions: ['approve', 'edit', 'reject'] },
     });
+    // The same policy rides on the action a UI lists.
+    expect(first.actions[0]).toMatchObject({
+      description: 'Please review the refund',
+      allowedDecisions: ['approve', 'edit', 'reject'],
+    });
     const llm = new ScriptedChatModel(refundScript);
     const done = await build(counts, llm).resume(serializeContinuation(first.continuation), {
       call_1_0: { type: 'reject', reason: 'too much' },

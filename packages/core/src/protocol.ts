@@ -32,6 +32,13 @@ export interface Action {
   args: JsonValue;
   /** What the human is asked, for `input` actions. */
   request?: JsonValue;
+  /** What the agent's own human-in-the-loop policy says about the action, where it has one. */
+  description?: string;
+  /**
+   * The decisions the agent's policy allows (`edit` is an approval with edited `args`); any that
+   * fits the kind when absent. A decision outside them is refused before anything runs.
+   */
+  allowedDecisions?: Array<'approve' | 'edit' | 'reject' | 'input'>;
 }
 
 /** Approve a tool call, optionally with edited arguments (validated against the tool's schema). */
