@@ -9,7 +9,7 @@ import type { DecisionsByCall } from './children';
 import { isContinuationError, raiseFrom, ToolCallError } from './errors';
 import type { Continuation, DoneEntry, PendingEntry } from './format';
 import { checkJson, type JsonValue } from './json';
-import type { ToolCallPart } from './messages';
+import { type ToolCallPart, textOf, toolCallsOf } from './messages';
 import type { ContinuableAgent, Decisions, RunEvent, RunOptions } from './protocol';
 import type { RunState } from './run-state';
 import type { AgentStream, AgentStreamEvent } from './stream';
@@ -390,6 +390,14 @@ async function runChild<I, O>(
     if (event.type === 'suspend' || event.type === 'complete') return;
     turn.live.set(toolCallId, at(event.checkpoint()));
     const nested = { ...event, path: [segment, ...(event.path ?? [])], checkpoint: turn.checkpoint };
+    // A child that cannot stream its runs (another framework's) still shows in this run's stream,
+    // a step at a time: the text and tool calls of each of its model calls.
+    if (!streamed && turn.forward && nested.type === 'model-call') {
+      const text = textOf(nested.message);
+      if (text) turn.forward({ type: 'text-delta', delta: text, path: nested.path });
+      for (const toolCall of toolCallsOf(nested.message))
+        turn.forward({ type: 'tool-call', toolCall, path: nested.path });
+    }
     await (streamed ? turn.observe(nested) : turn.emit(nested));
   };
   const childOptions: RunOptions = {

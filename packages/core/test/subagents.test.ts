@@ -442,3 +442,38 @@ describe('resuming a deep tree', () => {
     expect(counts.pay).toBe(1);
   });
 });
+
+describe('streaming a sub-agent of another framework', () => {
+  it('shows a child that cannot stream a step at a time: its text, tool calls and results, with their path', async () => {
+    const counts: Record<string, number> = {};
+    const engineChild = chain({
+      depth: 1,
+      counts,
+      leafScript: [{ text: 'Looking.', toolCalls: [{ name: 'notify', args: {} }] }, 'All done.'],
+    });
+    // Only the protocol: no engine stream to hand the parent's stream.
+    const plain = {
+      name: engineChild.name,
+      framework: 'other',
+      run: engineChild.run,
+      resume: engineChild.resume,
+      checkDecisions: engineChild.checkDecisions,
+    };
+    const root = createContinuableAgent({
+      name: 'root',
+      model: scriptedModel([{ toolCalls: [{ name: 'level0', args: { input: 'go' } }] }, reportResults]),
+      tools: [agentTool(plain, { name: 'level0' })],
+    });
+    const seen: string[] = [];
+    const stream = root.stream('go');
+    for await (const event of stream) {
+      if (!event.path) continue;
+      if (event.type === 'text-delta') seen.push(`text:${event.delta}`);
+      if (event.type === 'tool-call') seen.push(`call:${event.toolCall.toolName}`);
+      if (event.type === 'tool-result') seen.push(`result:${event.toolName}`);
+    }
+    completed(await stream.result);
+    expect(seen).toEqual(['text:Looking.', 'call:notify', 'result:notify', 'text:All done.']);
+    expect(counts.notify).toBe(1);
+  });
+});
