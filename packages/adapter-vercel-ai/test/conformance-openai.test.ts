@@ -71,7 +71,9 @@ it('sent the model calls over HTTP, tools included, on both APIs, streamed and n
     expect(requests.length).toBeGreaterThan(40);
     // Only the scenarios' deliberate model failures (a script that throws) answer with an error.
     const failed = requests.filter((request) => request.status !== 200);
-    expect(failed.every((request) => request.status === 400 && request.modelRequest !== undefined)).toBe(true);
+    expect(failed.every((request) => request.status === 400 && request.modelRequest !== undefined)).toBe(
+      true,
+    );
     expect(failed.length).toBeLessThan(requests.length / 10);
     expect(JSON.stringify(requests.map((request) => request.body?.tools))).toContain('"transfer"');
   }
