@@ -276,8 +276,11 @@ function lastStart(entries: readonly CheckpointEntry[]): CheckpointStart | undef
 /**
  * Make the store agree with the log once a segment ended: the stored continuation the segment
  * resumed is marked resumed (through the claim it ran under, recorded in its start entry, or a new
- * claim once that one lapsed) and `next`, the run's next suspension, saved in the same step. A
- * record another worker holds is left to it (it finds the log moved past it, and settles it).
+ * claim once that one lapsed) and `next`, the run's next suspension, saved in the same step. The
+ * record the claim was on is settled even when the segment resumed another continuation (a
+ * `resumeStored` that recovered a dead worker's run resumes the log's own suspension under it), and
+ * when the claim changed hands since (a later worker claimed it and died too). A record another
+ * worker holds is left to it (it finds the log moved past it, and settles it).
  */
 export async function settleStore(
   store: ContinuationStore,
@@ -298,9 +301,12 @@ export async function settleStore(
       if (!isContinuationError(error, 'LEASE_LOST')) throw error;
     }
   }
-  if (!saved && resumedId) {
+  // The record the claim was on, then the continuation the segment resumed, when it is another one.
+  const ids = [start?.claim?.id, resumedId].filter((id): id is string => id !== undefined);
+  for (const id of new Set(ids)) {
+    if (saved && id === start?.claim?.id) continue; // Completed through its claim above.
     try {
-      await store.complete(await store.claim(resumedId, { owner }), completeOptions);
+      await store.complete(await store.claim(id, { owner }), saved ? {} : completeOptions);
       saved = true;
     } catch (error) {
       // Missing, resumed already, failed, or held by a live worker.

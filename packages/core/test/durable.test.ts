@@ -404,4 +404,84 @@ describe('resumeStored with a log after a dead worker', () => {
     expect((await store.load(first.continuation.id))?.status).toBe('completed');
     expect((await store.list({ status: ['suspended', 'claimed'] })).items).toEqual([]);
   });
+  it('recover completes the record whose claim changed hands between dead workers (none left waiting)', async () => {
+    const calls: string[] = [];
+    const gate = { hang: new Set<string>(), dead: () => {} };
+    const pay = defineTool({
+      name: 'pay',
+      parameters: z.object({ n: z.string() }),
+      needsApproval: true,
+      execute: ({ n }, ctx) => {
+        calls.push(`${n} ${ctx.idempotencyKey}`);
+        if (gate.hang.has(n)) {
+          // The process dies here: after the side effect, before its result is recorded.
+          gate.dead();
+          return new Promise<string>(() => {});
+        }
+        return n;
+      },
+    });
+    const agent = createContinuableAgent({
+      name: 'claims-change-hands',
+      model: scriptedModel([
+        {
+          toolCalls: [
+            { name: 'pay', args: { n: 'a' } },
+            { name: 'pay', args: { n: 'b' } },
+          ],
+        },
+        'done',
+      ]),
+      tools: [pay],
+    });
+    const log = createMemoryCheckpointLog();
+    const store = createMemoryStore();
+    const first = await runDurably(agent, log, 'go', { runId: 'hands-1', store });
+    if (first.status !== 'suspended') throw new Error('expected two approvals');
+    const id = first.continuation.id;
+    const [a, b] = first.actions.map((action) => action.id) as [string, string];
+    /** A worker that dies when `gate.dead` is called: its log and its claim renewals stop. */
+    const worker = () => {
+      const view = killable(log);
+      let dead = false;
+      const deadStore: typeof store = Object.create(store);
+      deadStore.renew = (claim, options) =>
+        dead ? new Promise<never>(() => {}) : store.renew(claim, options);
+      return {
+        log: view.view,
+        store: deadStore,
+        kill: () => {
+          dead = true;
+          view.kill();
+        },
+      };
+    };
+    // Worker 1 approves a and dies inside it, holding claim 1 and the log's lease.
+    const w1 = worker();
+    gate.hang = new Set(['a']);
+    gate.dead = w1.kill;
+    void resumeStored(w1.store, agent, id, { [a]: { type: 'approve' } }, { log: w1.log, leaseMs: 20 });
+    await lapse(80);
+    // Worker 2 takes the record (claim 2), recovers worker 1's run, resumes it with b and dies in b.
+    const w2 = worker();
+    gate.hang = new Set(['b']);
+    gate.dead = w2.kill;
+    void resumeStored(w2.store, agent, id, { [b]: { type: 'approve' } }, { log: w2.log, leaseMs: 20 });
+    await lapse(80);
+    // Worker 3 takes the record (claim 3) and dies right after taking the run over, before writing.
+    const w3 = worker();
+    w3.kill();
+    void resumeStored(w3.store, agent, id, {}, { log: w3.log, leaseMs: 20 });
+    await lapse(80);
+    gate.hang = new Set();
+    const recovered = await recover(log, { [agent.name]: agent }, { store });
+    expect(recovered.map((run) => run.result?.status)).toEqual(['completed']);
+    expect((await log.status('hands-1'))?.status).toBe('completed');
+    // b ran again after worker 2 died (at least once), always with the same key.
+    expect(new Set(calls.filter((call) => call.startsWith('b '))).size).toBe(1);
+    // The record the run resumed is settled, not left to lapse back to waiting.
+    expect((await store.load(id))?.status).toBe('completed');
+    await lapse(60);
+    expect((await store.list({ status: ['suspended', 'claimed'] })).items).toEqual([]);
+  });
 });
