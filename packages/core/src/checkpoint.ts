@@ -147,11 +147,15 @@ export interface CheckpointLog {
   /**
    * Suspended runs whose last suspension was not marked saved in a store (see
    * {@link CheckpointLog.markSaved}): a worker died between the log's `suspend` and the store's
-   * write. {@link recover} saves them from the log. Optional: without it, recovery cannot
-   * reconcile such runs.
+   * write. Also `failed` runs not marked saved since their `fail`: a worker died between the log's
+   * `fail` and the store's `failed` record. {@link recover} saves them from the log. Optional:
+   * without it, recovery cannot reconcile such runs.
    */
   unsaved?(options?: { limit?: number }): Promise<string[]>;
-  /** Note that suspension `suspensionId` of the run is saved in a store; a no-op once the run moved on. */
+  /**
+   * Note that suspension `suspensionId` of the run is saved in a store; a no-op once the run moved
+   * on. For a `failed` run: its failed state is saved in a store (whatever `suspensionId`).
+   */
   markSaved?(runId: string, suspensionId: string): Promise<void>;
   /**
    * Append a `suspend` (or `end`) entry and make `write` in the store in one transaction, when the store

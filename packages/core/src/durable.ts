@@ -17,7 +17,7 @@ import {
 } from './checkpoint';
 import { parseContinuation } from './codec';
 import { ContinuationError, isContinuationError } from './errors';
-import type { Continuation } from './format';
+import { type Continuation, CURRENT_VERSION, emptyUsage, FORMAT } from './format';
 import { inputMessages, type Message } from './messages';
 import type { ContinuableAgent, Decisions, RunOptions, RunResult } from './protocol';
 import { heartbeat } from './resume-stored';
@@ -338,6 +338,9 @@ export interface RecoverOptions extends DurableOptions {
    * marked `failed` with the last error (`log.status(runId)`), and its last recorded state is saved
    * in `store` as a `failed` continuation (`store.list({ status: 'failed' })`). To retry it on
    * purpose: `store.retry(id)`, then resume it (`resumeStored`, or `resumeDurably` with the log).
+   * A run that failed before its first step is saved with its input. When the worker died between
+   * the log's `fail` and the store's record, a later `recover` writes the record (with a log that
+   * lists such runs in `unsaved`).
    */
   maxAttempts?: number;
 }
@@ -366,6 +369,18 @@ export async function recover(
     for (const runId of await log.unsaved({ limit })) {
       const entries = await log.read(runId);
       const replay = replayCheckpoints(entries);
+      const record = await log.status(runId);
+      if (record?.status === 'failed') {
+        // Given up in the log, and the worker died before the store's `failed` record.
+        try {
+          const error = record.error ?? 'Recovery gave up on this run.';
+          await storeFailed(store, log, runId, error, owner, agents[record.agentName]);
+        } catch (error) {
+          // Held by a worker still writing it: a later call looks again.
+          if (!isContinuationError(error)) throw error;
+        }
+        continue;
+      }
       if (replay.status !== 'suspended' || !replay.continuation) continue;
       await settleStore(store, log, lastStart(entries), replay.continuation, owner, options.save);
     }
@@ -401,7 +416,7 @@ export async function recover(
       } catch (error) {
         // Lost to another worker, or not the last attempt: the lease lapses, and a later call tries again.
         if (isContinuationError(error, 'LEASE_LOST') || attempts < maxAttempts) return { runId, error };
-        await giveUp(log, lease, error, store);
+        await giveUp(log, lease, error, store, agent);
         return { runId, error, failed: true };
       }
     }),
@@ -415,18 +430,73 @@ async function giveUp(
   lease: RunLease,
   error: unknown,
   store: ContinuationStore | undefined,
+  agent: AnyAgent,
 ): Promise<void> {
   const text = errorText(error);
-  const entries = store ? await log.read(lease.runId) : [];
-  const last = store ? replayCheckpoints(entries).continuation : undefined;
   await log.fail(lease, text);
-  if (!store || !last) return;
-  // The stored continuation the failed segment resumed is settled: its successor is the failed state.
+  // A worker dying from here on leaves the run `unsaved` in the log: `recover` writes the store's part.
+  if (store) await storeFailed(store, log, lease.runId, text, lease.owner, agent);
+}
+
+/**
+ * The store's half of giving up on a run: its last recorded state saved as `failed` with `error`
+ * (once: a record already failed is left as it is), the stored continuation its last segment
+ * resumed settled, and the log told the run is saved (so `unsaved` no longer lists it).
+ */
+async function storeFailed(
+  store: ContinuationStore,
+  log: CheckpointLog,
+  runId: string,
+  error: string,
+  by: string,
+  agent: AnyAgent | undefined,
+): Promise<void> {
+  const entries = await log.read(runId);
   const start = lastStart(entries);
-  if ((start?.fromId ?? start?.from?.id) !== last.id)
-    await settleStore(store, log, start, undefined, lease.owner);
-  await store.save(last);
-  await store.fail(await store.claim(last.id, { owner: lease.owner }), text);
+  const last = replayCheckpoints(entries).continuation ?? (await inputState(start, agent));
+  if (last) {
+    // The stored continuation the failed segment resumed is settled: its successor is the failed state.
+    if ((start?.fromId ?? start?.from?.id) !== last.id) await settleStore(store, log, start, undefined, by);
+    if ((await store.load(last.id))?.status !== 'failed') {
+      await store.save(last);
+      await store.fail(await store.claim(last.id, { owner: by }), error);
+    }
+  }
+  await log.markSaved?.(runId, last?.id ?? runId);
+}
+
+/**
+ * The state of a new run that failed before its first step (its log has none): its input, as
+ * `agent` starts it, so that it can be retried from the store like any failed run.
+ */
+async function inputState(
+  start: CheckpointStart | undefined,
+  agent: AnyAgent | undefined,
+): Promise<Continuation | undefined> {
+  if (!start?.input) return undefined;
+  // The engine's agents say their fingerprint (not part of the protocol): a retry checks drift with it.
+  const fingerprint = await (agent as { fingerprint?: () => Promise<string> } | undefined)?.fingerprint?.();
+  const ref = {
+    name: agent?.name ?? start.agentName,
+    framework: agent?.framework ?? 'core',
+    ...(fingerprint === undefined ? {} : { fingerprint }),
+  };
+  return parseContinuation({
+    format: FORMAT,
+    version: CURRENT_VERSION,
+    id: `${start.runId}@0`,
+    runId: start.runId,
+    agent: ref,
+    messages: start.input,
+    pending: [],
+    done: [],
+    step: 0,
+    usage: emptyUsage(),
+    suspendedBy: { type: 'checkpoint' },
+    metadata: start.metadata ?? {},
+    decisions: [],
+    createdAt: start.at,
+  });
 }
 
 async function driveDurably(

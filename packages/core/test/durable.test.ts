@@ -485,3 +485,38 @@ describe('resumeStored with a log after a dead worker', () => {
     expect((await store.list({ status: ['suspended', 'claimed'] })).items).toEqual([]);
   });
 });
+
+describe('recover gives up on a run', () => {
+  it('that failed before its first step: its input is saved as failed, and retried from the store it completes', async () => {
+    let down = true;
+    const received: number[] = [];
+    const agent = createContinuableAgent({
+      name: 'down-at-first',
+      model: scriptedModel(({ messages }) => {
+        received.push(messages.length);
+        if (down) throw new Error('model down');
+        return 'done';
+      }),
+    });
+    const log = createMemoryCheckpointLog();
+    const store = createMemoryStore();
+    await expect(runDurably(agent, log, 'go', { runId: 'first-down', leaseMs: 20 })).rejects.toThrow(
+      'model down',
+    );
+    await lapse(60);
+    const [given] = await recover(log, { [agent.name]: agent }, { store, maxAttempts: 1 });
+    expect(given?.failed).toBe(true);
+    expect((await log.status('first-down'))?.status).toBe('failed');
+    const { items } = await store.list({ status: 'failed' });
+    expect(items.map((item) => [item.runId, item.error])).toEqual([
+      ['first-down', 'MODEL_ERROR: The model call failed: model down'],
+    ]);
+    expect(await log.unsaved()).toEqual([]);
+    down = false;
+    await store.retry(items[0]!.id);
+    const result = await resumeStored(store, agent, items[0]!.id, {}, { log });
+    expect(result.status).toBe('completed');
+    expect(received.at(-1)).toBe(1); // the model got the run's input, once
+    expect((await store.load(items[0]!.id))?.status).toBe('completed');
+  });
+});

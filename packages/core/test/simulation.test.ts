@@ -434,7 +434,7 @@ describe('bugs found by the fault simulation (reproductions and regressions)', (
   // Seed 426680 (`pnpm simulate --seed 426680`): recovery gives up on a run (attempt cap) and the
   // worker dies between `log.fail` and the store's failed record: the log says failed, the store
   // shows nothing, and no later `recover` reconciles it, so the run cannot be found or retried.
-  it.fails('recover: a run given up in the log is listed as failed in the store, even if the worker died in between', async () => {
+  it('recover: a run given up in the log is listed as failed in the store, even if the worker died in between', async () => {
     const agent = createContinuableAgent({
       name: 'always-down',
       model: scriptedModel(() => {

@@ -1,7 +1,7 @@
 /**
  * An in-memory {@link CheckpointLog} for the simulation, with the SQLite log's semantics (leases
  * fenced by token, `begin` refused while running, take-over of expired runs counted in `attempts`,
- * suspensions not yet marked saved in a store listed by `unsaved`).
+ * suspensions and failed runs not yet marked saved in a store listed by `unsaved`).
  * Time is `Date.now()`, so the simulation's clock makes leases lapse.
  */
 import type { CheckpointEntry, CheckpointLog, RunLease, RunRecord } from '@agent-continuations/core';
@@ -11,6 +11,8 @@ interface Run {
   record: RunRecord;
   /** The last suspension a store is known to hold (see `markSaved`). */
   savedId?: string;
+  /** A failed run's state is known saved in a store as failed (see `markSaved`). */
+  failSaved?: boolean;
   token?: string;
   leaseUntil?: number;
   leaseMs: number;
@@ -91,6 +93,7 @@ export function createMemoryCheckpointLog(): MemoryCheckpointLog {
       const run = held(lease);
       run.record.status = 'failed';
       run.record.error = error;
+      run.failSaved = false;
       delete run.token;
       delete run.leaseUntil;
     },
@@ -125,16 +128,18 @@ export function createMemoryCheckpointLog(): MemoryCheckpointLog {
       return [...runs.values()]
         .filter(
           (run) =>
-            run.record.status === 'suspended' &&
-            run.record.suspensionId !== undefined &&
-            run.savedId !== run.record.suspensionId,
+            (run.record.status === 'suspended' &&
+              run.record.suspensionId !== undefined &&
+              run.savedId !== run.record.suspensionId) ||
+            (run.record.status === 'failed' && !run.failSaved),
         )
         .slice(0, options.limit ?? 100)
         .map((run) => run.record.runId);
     },
     async markSaved(runId, suspensionId) {
       const run = runs.get(runId);
-      if (run && run.record.suspensionId === suspensionId) run.savedId = suspensionId;
+      if (run?.record.status === 'failed') run.failSaved = true;
+      else if (run && run.record.suspensionId === suspensionId) run.savedId = suspensionId;
     },
     async size(runId) {
       const entries = runs.get(runId)?.entries ?? [];
