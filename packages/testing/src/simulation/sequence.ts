@@ -660,6 +660,12 @@ class Sequence {
         this.completed = true;
         return;
       }
+      if (status.status === 'failed' && !this.reconciled) {
+        // A worker may have died between the log's failure and the store's failed record:
+        // recovery reconciles them; give it a chance first.
+        this.reconciled = await this.recoverOnce();
+        return;
+      }
       if (status.status === 'failed') {
         this.note(`  the log says the run failed: ${status.error}`);
         this.stopped = true;
