@@ -236,7 +236,8 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
     },
     async fail(lease, error) {
       const result = await query(
-        `UPDATE ${runs} SET status = 'failed', error = $3, token = NULL, lease_until = NULL
+        // `saved_id` cleared: the failed state is unsaved (listed by `unsaved`) until `markSaved`.
+        `UPDATE ${runs} SET status = 'failed', error = $3, token = NULL, lease_until = NULL, saved_id = NULL
          WHERE run_id = $1 AND token = $2 AND status = 'running'`,
         [lease.runId, lease.token, error],
       );
@@ -284,17 +285,19 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
     },
     async unsaved(filter = {}) {
       const result = await query<{ run_id: string }>(
-        `SELECT run_id FROM ${runs} WHERE status = 'suspended' AND suspension_id IS NOT NULL
-           AND saved_id IS DISTINCT FROM suspension_id LIMIT $1`,
+        `SELECT run_id FROM ${runs}
+         WHERE (status = 'suspended' AND suspension_id IS NOT NULL AND saved_id IS DISTINCT FROM suspension_id)
+           OR (status = 'failed' AND saved_id IS NULL) LIMIT $1`,
         [filter.limit ?? 100],
       );
       return result.rows.map((row) => row.run_id);
     },
     async markSaved(runId, suspensionId) {
-      await query(`UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1 AND suspension_id = $2`, [
-        runId,
-        suspensionId,
-      ]);
+      // A failed run's state is saved whatever the suspension id given.
+      await query(
+        `UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1 AND (suspension_id = $2 OR status = 'failed')`,
+        [runId, suspensionId],
+      );
     },
     async size(runId) {
       const result = await query<{ entries: string; bytes: string | null }>(

@@ -140,7 +140,8 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
      WHERE run_id = @runId AND status = 'running' AND lease_until < @now`,
   );
   const fail = db.prepare(
-    `UPDATE ${runs} SET status = 'failed', error = ?, token = NULL, lease_until = NULL
+    // `saved_id` cleared: the failed state is unsaved (listed by `unsaved`) until `markSaved`.
+    `UPDATE ${runs} SET status = 'failed', error = ?, token = NULL, lease_until = NULL, saved_id = NULL
      WHERE run_id = ? AND token = ? AND status = 'running'`,
   );
   const readEntries = db.prepare<[string], { body: string }>(
@@ -150,10 +151,14 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
     `SELECT run_id FROM ${runs} WHERE status = 'running' AND lease_until < ? ORDER BY lease_until LIMIT ?`,
   );
   const unsaved = db.prepare<[number], { run_id: string }>(
-    `SELECT run_id FROM ${runs} WHERE status = 'suspended' AND suspension_id IS NOT NULL
-       AND (saved_id IS NULL OR saved_id <> suspension_id) LIMIT ?`,
+    `SELECT run_id FROM ${runs}
+     WHERE (status = 'suspended' AND suspension_id IS NOT NULL AND saved_id IS NOT suspension_id)
+       OR (status = 'failed' AND saved_id IS NULL) LIMIT ?`,
   );
-  const markSaved = db.prepare(`UPDATE ${runs} SET saved_id = ? WHERE run_id = ? AND suspension_id = ?`);
+  // A failed run's state is saved whatever the suspension id given.
+  const markSaved = db.prepare(
+    `UPDATE ${runs} SET saved_id = ? WHERE run_id = ? AND (suspension_id = ? OR status = 'failed')`,
+  );
   const size = db.prepare<[string], { entries: number; bytes: number | null }>(
     `SELECT COUNT(*) AS entries, SUM(LENGTH(CAST(body AS BLOB))) AS bytes FROM ${entries} WHERE run_id = ?`,
   );

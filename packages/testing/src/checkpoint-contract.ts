@@ -410,6 +410,53 @@ export function runCheckpointLogContract(name: string, factory: CheckpointLogFac
       expect(await log.unsaved?.()).toEqual([]);
     });
 
+    it('a run given up in the log whose store record was never written is listed unsaved, and recover saves it as failed once', async () => {
+      const first = countingAgent();
+      await expect(
+        runDurably(first.agent, log, durablePlanInput({ steps: 3 }), {
+          runId: 'f1',
+          owner: 'w1',
+          leaseMs: 1,
+          onEvent: (event) => {
+            if (event.type === 'model-call' && event.step === 2) throw new Error('killed');
+          },
+        }),
+      ).rejects.toThrow('killed');
+      while ((await log.expired()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      // Given up without a store: the log says failed, no store holds the failed record (as when
+      // the worker dies between `log.fail` and the store's write).
+      const failing = countingAgent();
+      const [given] = await recover(
+        log,
+        { durable: failing.agent },
+        {
+          owner: 'w2',
+          leaseMs: 1,
+          maxAttempts: 1,
+          onEvent: () => {
+            throw new Error('ledger down');
+          },
+        },
+      );
+      expect(given).toMatchObject({ runId: 'f1', failed: true });
+      expect(await log.status('f1')).toMatchObject({ status: 'failed', error: 'ledger down' });
+      expect(await log.unsaved?.()).toEqual(['f1']);
+
+      const store = createMemoryStore();
+      expect(await recover(log, { durable: failing.agent }, { store, owner: 'w3' })).toEqual([]);
+      const { items } = await store.list({ status: 'failed' });
+      const last = replayCheckpoints(await log.read('f1')).continuation!;
+      expect(items).toMatchObject([{ id: last.id, runId: 'f1', status: 'failed', error: 'ledger down' }]);
+      expect(await log.unsaved?.()).toEqual([]);
+      // Saved once: a later recover finds nothing to reconcile, and the log still says failed.
+      await recover(log, { durable: failing.agent }, { store, owner: 'w4' });
+      expect((await store.list({})).items).toHaveLength(1);
+      expect(await log.status('f1')).toMatchObject({ status: 'failed' });
+      expect(first.counts.charge + failing.counts.charge + first.counts.notify + failing.counts.notify).toBe(
+        2,
+      );
+    });
+
     it('(item 10 b) a resumeStored with the log killed mid-run: recover finishes it and completes the record', async () => {
       const store = createMemoryStore();
       const counts = { charge: 0, notify: 0 };
