@@ -136,3 +136,24 @@ function notJson(kind: string, path: ReadonlyArray<string | number>): Continuati
 export function cloneJson<T extends JsonValue>(value: T): T {
   return copyJson(value);
 }
+
+/**
+ * Members of a continuation holding the user's or the model's own JSON: written in their own key
+ * order, and inside them any key (`__proto__` included) is data.
+ */
+export const PAYLOAD_KEYS: ReadonlySet<string> = new Set([
+  'args',
+  'editedArgs',
+  'journal',
+  'metadata',
+  'output',
+  'providerMetadata',
+  'request',
+  'state',
+  'value',
+]);
+
+/** A continuation's canonical text: the format's keys sorted, payloads in their own order. */
+export function continuationText(value: unknown): string {
+  return canonicalJson(value, { preserveOrderUnder: PAYLOAD_KEYS, strict: true });
+}

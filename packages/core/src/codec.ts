@@ -6,7 +6,7 @@
  * continuation carries (arguments, outputs, metadata) stay data: what the engine writes, it reads.
  */
 import type { z } from 'zod';
-import { canonicalJson } from './canonical';
+import { continuationText, PAYLOAD_KEYS } from './canonical';
 import { checkConsistency } from './consistency';
 import { ContinuationError } from './errors';
 import { type Continuation, CURRENT_VERSION, continuationSchema, FORMAT, SUPPORTED_VERSIONS } from './format';
@@ -20,22 +20,6 @@ export interface ParseOptions {
   /** Secrets that were current before `secret`: a seal made with any of them verifies too (rotation). */
   previous?: readonly SealSecret[];
 }
-
-/**
- * Members holding the user's or the model's own JSON: written in their own key order, and
- * inside them any key (`__proto__` included) is data.
- */
-const PAYLOAD_KEYS: ReadonlySet<string> = new Set([
-  'args',
-  'editedArgs',
-  'journal',
-  'metadata',
-  'output',
-  'providerMetadata',
-  'request',
-  'state',
-  'value',
-]);
 
 /**
  * Steps from each older version to the next. Format version 1 is the first, so there is none yet;
@@ -106,7 +90,7 @@ export async function openContinuation(input: unknown, seal?: SealConfig): Promi
  * ```
  */
 export function serializeContinuation(continuation: Continuation): string {
-  return canonicalJson(continuation, { preserveOrderUnder: PAYLOAD_KEYS, strict: true });
+  return continuationText(continuation);
 }
 
 function decode(input: unknown): Continuation {

@@ -7,7 +7,7 @@
  * verify, so continuations sealed by earlier releases stay readable; for those, `keyId` is a label
  * only. A MAC is compared as bytes, and only its canonical base64url text is accepted.
  */
-import { canonicalJson } from './canonical';
+import { canonicalJson, continuationText } from './canonical';
 import { ContinuationError } from './errors';
 import type { Continuation, Seal } from './format';
 
@@ -107,6 +107,9 @@ export async function verifySeal(
     }
     const current = encode(sealedText(body, header));
     for (const key of keys) if (await crypto.subtle.verify('HMAC', key, mac, current)) return;
+    // A seal from a release whose MAC sorted the payloads' keys too.
+    const sorted = encode(canonicalJson({ ...body, seal: header }, { strict: true }));
+    for (const key of keys) if (await crypto.subtle.verify('HMAC', key, mac, sorted)) return;
     // A seal from a release that did not cover the seal's own fields.
     const legacy = encode(canonicalJson(body, { strict: true }));
     for (const key of keys) if (await crypto.subtle.verify('HMAC', key, mac, legacy)) return;
@@ -129,9 +132,13 @@ function withoutMac(text: string, mac: string): string | undefined {
   return `${text.slice(0, at)}}${text.slice(at + member.length)}`;
 }
 
-/** What a seal covers: the whole continuation, its seal without the MAC included. */
+/**
+ * What a seal covers: the whole continuation, its seal without the MAC included, in the very text
+ * `serializeContinuation` writes, so a sealed continuation read back from that text is checked
+ * over its own bytes.
+ */
 function sealedText(body: Omit<Continuation, 'seal'>, header: Omit<Seal, 'mac'>): string {
-  return canonicalJson({ ...body, seal: header }, { strict: true });
+  return continuationText({ ...body, seal: header });
 }
 
 /** The MAC's bytes when `text` is their one canonical base64url form (no padding), else undefined. */
