@@ -171,67 +171,6 @@ describe('durable runs: fencing by step (item 10 c)', () => {
 });
 
 describe('durable runs: the log and the store move together (item 10 a, b)', () => {
-  it('checkpointer: parallel tool calls of one turn are each recorded once, so the log replays', async () => {
-    const lookup = defineTool({
-      name: 'lookup',
-      parameters: z.object({ n: z.string() }),
-      execute: async ({ n }) => n,
-    });
-    const agent = createContinuableAgent({
-      name: 'parallel',
-      model: scriptedModel([
-        {
-          toolCalls: [
-            { name: 'lookup', args: { n: 'a' } },
-            { name: 'lookup', args: { n: 'b' } },
-          ],
-        },
-        () => {
-          throw new Error('model down');
-        },
-      ]),
-      tools: [lookup],
-    });
-    const log = createMemoryCheckpointLog();
-    await expect(runDurably(agent, log, 'go', { runId: 'parallel-1' })).rejects.toThrow('model down');
-    const replay = replayCheckpoints(await log.read('parallel-1'));
-    expect(replay.continuation?.done.map((done) => done.toolCallId).sort()).toEqual(['call_1_0', 'call_1_1']);
-  });
-
-  it('recover: a sealed agent goes on from its own checkpoint log', async () => {
-    const calls: string[] = [];
-    const lookup = defineTool({
-      name: 'lookup',
-      parameters: z.object({ n: z.string() }),
-      execute: ({ n }, ctx) => {
-        calls.push(ctx.idempotencyKey);
-        return n;
-      },
-    });
-    let failures = 1;
-    const agent = createContinuableAgent({
-      name: 'sealed-durable',
-      model: scriptedModel([
-        { toolCalls: [{ name: 'lookup', args: { n: 'a' } }] },
-        () => {
-          if (failures-- > 0) throw new Error('model down');
-          return 'done';
-        },
-      ]),
-      tools: [lookup],
-      seal: { secret: 'durable-secret' },
-    });
-    const log = createMemoryCheckpointLog();
-    await expect(runDurably(agent, log, 'go', { runId: 'sealed-1', leaseMs: 20 })).rejects.toThrow(
-      'model down',
-    );
-    await lapse(60);
-    const [recovered] = await recover(log, { [agent.name]: agent }, { leaseMs: 5_000 });
-    expect(recovered?.error).toBeUndefined();
-    expect(recovered?.result?.status).toBe('completed');
-    expect(calls).toHaveLength(1);
-  });
-
   it('(b) recover finishes a killed durable resume of a claimed record and completes the record', async () => {
     const gate: { hang: boolean; dead?: () => void } = { hang: true };
     const { agent, calls } = payAgent('orphan', gate);
