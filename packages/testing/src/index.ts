@@ -66,6 +66,8 @@ export {
   toResponse,
   turnIndex,
 } from './scripted-model';
+// The store contract suite (stores' block).
+export { runSharedDatabaseContract, type SharedDatabase } from './shared-database-contract';
 export {
   createMemoryCheckpointLog,
   engineHarness,
@@ -80,7 +82,6 @@ export {
   type SimulationOptions,
   type SimulationSummary,
 } from './simulation';
-// The store contract suite (stores' block).
 export { runStoreContract } from './store-contract';
 export { payrollAgent, type ToolRuns, toolRuns } from './store-contract-fixtures';
 export type {
