@@ -82,6 +82,7 @@ function toAction(
     args: entry.args,
   };
   if (entry.kind === 'input') action.request = entry.request;
+  if (entry.deadline !== undefined) action.deadline = entry.deadline;
   return action;
 }
 

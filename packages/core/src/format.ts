@@ -41,6 +41,11 @@ interface PendingBase {
    * suspended more than once: on resume the tool runs from its start and these are replayed.
    */
   journal?: JsonValue[];
+  /**
+   * When a human must have acted by (an ISO date-time); past it, a deadline sweeper applies the
+   * configured default decision. Set by the tool's policy or the run's `deadlines` at suspend time.
+   */
+  deadline?: string;
 }
 
 /** A tool call waiting for a human yes or no before it runs. */
@@ -141,6 +146,7 @@ const pendingBase = {
   args: jsonValueSchema,
   approved: z.boolean().optional(),
   journal: z.array(jsonValueSchema).optional(),
+  deadline: z.iso.datetime({ offset: true }).optional(),
 };
 
 const pendingKindSchema = z.enum(['approval', 'input', 'agent']);

@@ -39,6 +39,8 @@ export interface Action {
    * fits the kind when absent. A decision outside them is refused before anything runs.
    */
   allowedDecisions?: Array<'approve' | 'edit' | 'reject' | 'input'>;
+  /** When a human must have acted by (ISO date-time), if the action has a deadline. */
+  deadline?: string;
 }
 
 /** Approve a tool call, optionally with edited arguments (validated against the tool's schema). */
