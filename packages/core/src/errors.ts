@@ -60,7 +60,11 @@ export type ErrorCode =
   /** An adapter's native `state` does not fit the agent (e.g. a renamed graph node). */
   | 'STATE_MISMATCH'
   /** A run was asked to do something its configuration does not allow. */
-  | 'INVALID_OPERATION';
+  | 'INVALID_OPERATION'
+  /** An approval link was altered, forged, or is not a link of this app. */
+  | 'LINK_INVALID'
+  /** An approval link is past its expiry. */
+  | 'LINK_EXPIRED';
 
 const BRAND = Symbol.for('agent-continuations.error');
 

@@ -3,6 +3,14 @@
  * protocol and the stores API. No framework, no `node:` import.
  */
 export { actionId, listActions, splitActionId } from './actions';
+export {
+  type ApprovalLink,
+  type ApprovalLinks,
+  type ApprovalLinksOptions,
+  createApprovalLinks,
+  DEFAULT_LINK_TTL_MS,
+  type LinkKind,
+} from './approval-links';
 export { canonicalJson } from './canonical';
 export {
   type CheckpointEnd,
