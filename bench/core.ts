@@ -19,6 +19,7 @@ import {
 } from '@agent-continuations/core';
 import { type ScriptedToolCall, scriptedModel } from '@agent-continuations/testing';
 import { z } from 'zod';
+import { table } from './report';
 
 const MESSAGE_COUNTS = [10, 100, 1000];
 const DEPTHS = [1, 2, 4, 8];
@@ -185,7 +186,7 @@ export async function run(): Promise<void> {
     byMessages.push({ messages, ...measure(continuation) });
   }
   console.log('Core: one agent suspended for approval after N messages');
-  console.table(byMessages);
+  table('Core: one agent suspended after N messages', byMessages);
 
   const byDepth = [];
   for (const depth of DEPTHS) {
@@ -206,7 +207,7 @@ export async function run(): Promise<void> {
   console.log(
     `Core: agents nested N deep, ${LEVEL_MESSAGES} messages each, approval at the deepest (overhead per level = (bytes - sum of levels) / (depth - 1))`,
   );
-  console.table(byDepth);
+  table('Core: agents nested N deep', byDepth);
 
   const sealing = [
     await measureSeal('3 levels', await nested(3)),
@@ -215,5 +216,5 @@ export async function run(): Promise<void> {
   console.log(
     'Core: sealing and verifying (HMAC-SHA256 over the canonical bytes) against parsing the same text',
   );
-  console.table(sealing);
+  table('Core: sealing and verifying', sealing);
 }

@@ -13,6 +13,7 @@ import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { z } from 'zod';
 import { ScriptedChatModel } from '../packages/adapter-langgraph/test/scripted-chat-model';
+import { table } from './report';
 
 const SIZES = [10, 50, 100];
 const REPEATS = 3;
@@ -125,9 +126,9 @@ export async function run(): Promise<void> {
     });
   }
   console.log('\nLangGraph: bytes a resumable pause needs after an N-step run (createReactAgent v2)');
-  console.table(sizeRows);
+  table('LangGraph: bytes of a resumable pause', sizeRows);
   console.log(`LangGraph: time per step of a full N-step run (best of ${REPEATS})`);
-  console.table(timeRows);
+  table('LangGraph: time per step', timeRows);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -23,6 +23,7 @@ import {
 } from '@openai/agents';
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { table } from './report';
 
 const STEPS = 20;
 const LOOP_REPEATS = 15;
@@ -159,7 +160,7 @@ async function perStep(server: ScriptedOpenAIServer, client: OpenAI): Promise<vo
   console.log(
     `\nOpenAI adapter: time per step of a ${STEPS}-step tool loop over HTTP (median of ${LOOP_REPEATS} interleaved runs; overhead: median of per-run differences)`,
   );
-  console.table([
+  table('OpenAI adapter: time per step of a tool loop', [
     { loop: 'bare hand-written loop, chat', 'per step': ms(bare), overhead: '-' },
     {
       loop: 'createAgent, api: chat',
@@ -310,7 +311,7 @@ async function threeLevels(server: ScriptedOpenAIServer, client: OpenAI): Promis
   console.log(
     `\nOpenAI adapter: suspend and resume at three levels (hr > payroll > benefits.update_salary), median of ${CODEC_REPEATS}`,
   );
-  console.table([
+  table('OpenAI adapter: suspend and resume at three levels', [
     {
       library: '@agent-continuations/openai',
       'serialized bytes': ourCodec.bytes,

@@ -25,6 +25,7 @@ import {
 import { durablePlanInput, durableTestAgent, payrollAgent, toolRuns } from '@agent-continuations/testing';
 import { createPostgresCheckpointLog } from '../packages/store-postgres/src/checkpoints';
 import { createSqliteCheckpointLog } from '../packages/store-sqlite/src/checkpoints';
+import { table } from './report';
 import {
   BENCH_CHECKPOINT_SCHEMA,
   BENCH_PG_URL,
@@ -269,15 +270,16 @@ export async function run(): Promise<void> {
     console.log(
       `\nStores: checkpoint log per N-step run (payload 200 B per tool result; best of ${REPEATS})`,
     );
-    console.table(await checkpointRows(dir));
+    table('Stores: checkpoint log per N-step run', await checkpointRows(dir));
     console.log(`Stores: ${OPS} suspend / claim / resume per worker process, per second over all processes`);
-    console.table(await throughputRows(dir));
+    table('Stores: suspend / claim / resume per second', await throughputRows(dir));
     console.log(
       `Stores: renewal overhead per resume (a ${RENEWAL_TOOL_MS} ms tool; heartbeat every ${(RENEWAL_LEASE_MS / 3).toFixed(1)} ms with a ${RENEWAL_LEASE_MS} ms lease)`,
     );
-    console.table(await renewalRows(dir));
+    table('Stores: renewal overhead per resume', await renewalRows(dir));
     console.log(`Stores: resident memory with ${WAITING.toLocaleString('en')} agents waiting for approval`);
-    console.table(
+    table(
+      'Stores: resident memory of waiting agents',
       await memoryRows(dir).catch((error: Error) => [{ note: `skipped: ${error.message.split('\n')[0]}` }]),
     );
   } finally {
