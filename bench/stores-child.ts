@@ -2,8 +2,12 @@
  * Child processes of the stores benchmark, so that each measurement has a process of its own:
  *   memory <loops|continuations|reopen|idle> <count> <dir>   resident memory of waiting agents
  *   throughput <store> <ops> <worker> <dir>             suspend, claim and resume, timed per phase
- * Each prints one JSON line.
+ *   ready <store>                                       start-up: prints the ms from process start
+ *                                                       until it has a store and an agent
+ * Each prints one line (JSON but for `ready`).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ContinuationStore,
@@ -129,7 +133,18 @@ async function throughput(kind: string, ops: number, worker: string, dir: string
   await store.close?.();
 }
 
-if (mode === 'memory') await memory(args[0]!, Number(args[1]), args[2]!);
+/** A worker's start-up: a store opened and an agent built, ready to claim. */
+async function ready(kind: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-bench-ready-'));
+  const store = await openBenchStore(kind, join(dir, `${kind}.db`), dir);
+  approvalAgent(async () => 'done');
+  console.log(performance.now().toFixed(1));
+  await store.close?.();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (mode === 'ready') await ready(args[0]!);
+else if (mode === 'memory') await memory(args[0]!, Number(args[1]), args[2]!);
 else if (mode === 'throughput') await throughput(args[0]!, Number(args[1]), args[2]!, args[3]!);
 else throw new Error(`unknown mode ${mode}`);
 process.exit(0);
