@@ -12,6 +12,7 @@ import { ContinuationError } from './errors';
 import { type Continuation, CURRENT_VERSION, continuationSchema, FORMAT, SUPPORTED_VERSIONS } from './format';
 import { checkJson, describeValue, jsonPath, quote } from './json';
 import { type SealConfig, type SealSecret, verifySeal } from './seal';
+import { isValidContinuation } from './validate';
 
 /** Options of {@link parseContinuation}. */
 export interface ParseOptions {
@@ -94,27 +95,39 @@ export function serializeContinuation(continuation: Continuation): string {
 }
 
 function decode(input: unknown): Continuation {
+  const text = typeof input === 'string' || input instanceof Uint8Array;
   let value: unknown;
   if (typeof input === 'string') value = parseText(input);
   else if (input instanceof Uint8Array) value = parseText(decodeUtf8(input));
-  else value = input;
-  checkJson(value, {
-    code: 'INVALID_JSON',
-    depthCode: 'INVALID_CONTINUATION',
-    what: 'Continuation',
-    dataKeys: PAYLOAD_KEYS,
-  });
-  // An in-memory value is copied, so the caller's later changes cannot reach the result; text
-  // was parsed into fresh objects already.
-  if (typeof input !== 'string' && !(input instanceof Uint8Array)) value = JSON.parse(JSON.stringify(value));
+  else {
+    checkJson(input, JSON_CHECK);
+    // An in-memory value is copied, so the caller's later changes cannot reach the result.
+    value = JSON.parse(JSON.stringify(input));
+  }
+  // Parsed text is JSON by construction: one walk checks depth, keys, headers and schema at once.
+  // Only when it says no does the full pipeline run, for its precise error.
+  if (!isValidContinuation(value)) value = checkFully(value, text);
+  // The schema only validates: its output would drop `__proto__` members, so the checked input
+  // itself is the result (the schema has no defaults or transforms to apply).
+  const continuation = value as Continuation;
+  checkConsistency(continuation);
+  return continuation;
+}
+
+const JSON_CHECK = {
+  code: 'INVALID_JSON',
+  depthCode: 'INVALID_CONTINUATION',
+  what: 'Continuation',
+  dataKeys: PAYLOAD_KEYS,
+} as const;
+
+/** The full pipeline: the JSON walk (for text), headers and migrations, then the zod schema. */
+function checkFully(value: unknown, text: boolean): Record<string, unknown> {
+  if (text) checkJson(value, JSON_CHECK);
   const record = checkHeaders(value, []);
   const result = continuationSchema.safeParse(record);
   if (!result.success) throw invalid(result.error);
-  // The schema only validates: its output would drop `__proto__` members, so the checked input
-  // itself is the result (the schema has no defaults or transforms to apply).
-  const continuation = record as unknown as Continuation;
-  checkConsistency(continuation);
-  return continuation;
+  return record;
 }
 
 function parseText(text: string): unknown {
