@@ -12,10 +12,18 @@ import type {
   ModelStreamEvent,
 } from '@agent-continuations/core';
 import { generateText, type ModelMessage, stepCountIs, streamText, type Tool } from 'ai';
-import { type AnySettings, instructionsOf, LOOP_ONLY_KEYS, prepareStepOf } from './compat';
+import { type AnySettings, instructionsOf, LOOP_ONLY_KEYS, prepareStepOf, STEP_CALLBACK } from './compat';
 import { AI_SDK_KEY, toModelMessages, toNeutralMessage } from './messages';
 import { isRejection } from './rejection';
 import type { StepRecord } from './steps';
+
+/** What the port reads of one SDK step. */
+interface StepParts {
+  response: { messages: readonly ModelMessage[] };
+  usage: Parameters<typeof toResponse>[1];
+  finishReason: string;
+  rawFinishReason: string | undefined;
+}
 
 /** The engine's model port for an agent's settings. */
 export function createModelPort(settings: AnySettings): ModelPort {
@@ -35,6 +43,7 @@ export function createModelPort(settings: AnySettings): ModelPort {
   const system = instructionsOf(settings);
   const userPrepareStep = prepareStepOf(settings);
   const userOnError = settings.onError as ((event: { error: unknown }) => unknown) | undefined;
+  const userStepCallback = settings[STEP_CALLBACK] as ((step: StepParts) => unknown) | undefined;
   const userRepair = settings.experimental_repairToolCall as
     | ((options: Record<string, unknown>) => unknown)
     | undefined;
@@ -77,11 +86,18 @@ export function createModelPort(settings: AnySettings): ModelPort {
     },
     async *stream(request): AsyncIterable<ModelStreamEvent> {
       let failure: { error: unknown } | undefined;
+      // The step as the SDK hands it to the step callback. Reading the result's promises instead
+      // (`response`, `usage`, ...) would split the stream once more for each of them.
+      let finished: StepParts | undefined;
       const result = streamText({
         ...((await stepArgs(request)) as unknown as Parameters<typeof streamText>[0]),
         onError: async (event: { error: unknown }) => {
           failure ??= { error: event.error };
           await userOnError?.(event);
+        },
+        [STEP_CALLBACK]: async (step: StepParts) => {
+          finished = step;
+          await userStepCallback?.(step);
         },
       });
       for await (const part of result.fullStream) {
@@ -105,15 +121,15 @@ export function createModelPort(settings: AnySettings): ModelPort {
         } else if (part.type === 'error') failure ??= { error: part.error };
       }
       if (failure) throw failure.error;
-      const response = await result.response;
+      const step = finished ?? {
+        response: await result.response,
+        usage: await result.usage,
+        finishReason: await result.finishReason,
+        rawFinishReason: await result.rawFinishReason,
+      };
       yield {
         type: 'finish',
-        response: toResponse(
-          response.messages,
-          await result.usage,
-          await result.finishReason,
-          await result.rawFinishReason,
-        ),
+        response: toResponse(step.response.messages, step.usage, step.finishReason, step.rawFinishReason),
       };
     },
   };
