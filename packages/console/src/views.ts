@@ -1,0 +1,389 @@
+/**
+ * The console's pages, rendered on the server with Hono's `html` template: every interpolated
+ * value is escaped, and nothing from a continuation is ever passed as raw markup.
+ */
+import type { Action, AuditEntry, Continuation, JsonValue, Message } from '@agent-continuations/core';
+import { html } from 'hono/html';
+import type { FieldSpec } from './schema-form';
+import type { ChainLevel } from './tools';
+
+export type Html = ReturnType<typeof html>;
+
+const style = `
+body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
+header{background:#1b1f24;color:#fff;padding:.6rem 1.2rem}header a{color:#fff}
+main{max-width:68rem;margin:0 auto;padding:1rem 1.2rem}
+table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #d9dde3;vertical-align:top}
+pre,code{font:13px/1.4 ui-monospace,monospace;white-space:pre-wrap;word-break:break-word}
+fieldset{background:#fff;border:1px solid #c5cad3;border-radius:6px;margin:0 0 1rem;padding:.8rem 1rem}
+legend{font-weight:600;padding:0 .3rem}label{display:block;margin:.35rem 0 .1rem}
+.choice label{display:inline-block;margin-right:1rem}
+input[type=text],input[type=number],input:not([type]),select,textarea{font:inherit;padding:.3rem;border:1px solid #8a929e;border-radius:4px;min-width:18rem}
+textarea{width:100%;min-height:4rem;box-sizing:border-box}
+button{font:inherit;padding:.4rem 1rem;border-radius:4px;border:1px solid #1b4f9c;background:#1f5fbf;color:#fff;cursor:pointer}
+:focus-visible{outline:3px solid #f0a400;outline-offset:2px}
+.alert{background:#fdecea;border:1px solid #c62828;padding:.6rem 1rem;border-radius:6px}
+.status{background:#e8f4ea;border:1px solid #2e7d32;padding:.6rem 1rem;border-radius:6px}
+.muted{color:#59616d}.chain{margin:.2rem 0 .6rem;padding-left:1.2rem}
+.filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end;margin-bottom:1rem}.filters input{min-width:9rem}
+`;
+
+/** The page frame. */
+export function page(title: string, base: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Approval inbox</title>
+<style>${style}</style>
+</head>
+<body>
+<header><nav aria-label="Console"><a href="${base}/">Inbox</a></nav></header>
+<main>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+/** A message page: refusals, conflicts, expired or used links. */
+export function messagePage(base: string, title: string, lines: string[], links: Html[] = []): Html {
+  return page(
+    title,
+    base,
+    html`<div class="alert" role="alert">${lines.map((line) => html`<p>${line}</p>`)}</div>${links.map(
+      (link) => html`<p>${link}</p>`,
+    )}`,
+  );
+}
+
+/** JSON for display (untrusted text: escaped by the template). */
+export function json(value: JsonValue | undefined): string {
+  if (value === undefined) return '';
+  return JSON.stringify(value, null, 2) ?? '';
+}
+
+/** Compact JSON for one-line display, clipped. */
+export function jsonLine(value: JsonValue | undefined, max = 160): string {
+  const text = value === undefined ? '' : (JSON.stringify(value) ?? '');
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** `hr › ask_payroll › payroll › transfer`. */
+export function chainText(action: Action): string {
+  return action.path.map((segment) => `${segment.agent} › ${segment.toolName}`).join(' › ');
+}
+
+/** How long ago, in words. */
+export function age(createdAt: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(createdAt)) / 1000));
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.round(hours / 24)} d`;
+}
+
+/** One row of the inbox. */
+export interface InboxRow {
+  continuationId: string;
+  runId: string;
+  createdAt: string;
+  action: Action;
+}
+
+/** The inbox's filter values, echoed in the form. */
+export interface InboxFilters {
+  agent: string;
+  tool: string;
+  meta: string;
+  olderThan: string;
+  newerThan: string;
+}
+
+/** The inbox page body. */
+export function inboxBody(
+  base: string,
+  rows: InboxRow[],
+  filters: InboxFilters,
+  next: string | undefined,
+  errors: string[],
+  now: number,
+): Html {
+  return html`${errors.length ? html`<div class="alert" role="alert">${errors.map((error) => html`<p>${error}</p>`)}</div>` : ''}
+<form method="get" action="${base}/" class="filters" role="search" aria-label="Filter actions">
+<div><label for="f-agent">Agent</label><input id="f-agent" name="agent" value="${filters.agent}"></div>
+<div><label for="f-tool">Tool</label><input id="f-tool" name="tool" value="${filters.tool}"></div>
+<div><label for="f-meta">Metadata (key=value)</label><input id="f-meta" name="metaFilter" value="${filters.meta}" placeholder="tenant=acme"></div>
+<div><label for="f-older">Older than</label><input id="f-older" name="olderThan" value="${filters.olderThan}" placeholder="15m" pattern="\\d+\\s*(s|m|h|d)"></div>
+<div><label for="f-newer">Newer than</label><input id="f-newer" name="newerThan" value="${filters.newerThan}" placeholder="7d" pattern="\\d+\\s*(s|m|h|d)"></div>
+<div><button type="submit">Filter</button></div>
+</form>
+${
+  rows.length === 0
+    ? html`<p class="status" role="status">No pending actions.</p>`
+    : html`<table>
+<caption class="muted">Pending actions, newest first</caption>
+<thead><tr><th scope="col">Chain</th><th scope="col">Kind</th><th scope="col">Arguments</th><th scope="col">Age</th><th scope="col">Run</th></tr></thead>
+<tbody>
+${rows.map(
+  (row) => html`<tr>
+<td>${chainText(row.action)}</td>
+<td>${row.action.kind}</td>
+<td><code>${jsonLine(row.action.kind === 'input' ? (row.action.request ?? row.action.args) : row.action.args)}</code></td>
+<td><time datetime="${row.createdAt}">${age(row.createdAt, now)}</time></td>
+<td><a href="${base}/runs/${encodeURIComponent(row.continuationId)}#action-${row.action.id}" aria-label="Open ${chainText(row.action)} (${row.action.id})">Open</a></td>
+</tr>`,
+)}
+</tbody>
+</table>`
+}
+${next ? html`<p><a href="${next}">Next page</a></p>` : ''}`;
+}
+
+/** What the run view shows of one pending action. */
+export interface ActionView {
+  action: Action;
+  chain: ChainLevel[];
+  /** Offered decisions, in this order. */
+  allowed: Array<'approve' | 'edit' | 'reject' | 'input'>;
+  /** Generated inputs, or undefined for a JSON textarea. */
+  fields: FieldSpec[] | undefined;
+  description?: string;
+}
+
+const decisionLabels = {
+  none: 'Leave pending',
+  approve: 'Approve',
+  edit: 'Approve with edited arguments',
+  reject: 'Reject',
+  input: 'Answer',
+} as const;
+
+/** The run view body. */
+export function runBody(options: {
+  base: string;
+  stored: {
+    id: string;
+    runId: string;
+    status: string;
+    createdAt: string;
+    expiresAt?: string;
+    error?: string;
+  };
+  continuation: Continuation;
+  actions: ActionView[];
+  csrf: string;
+  /** Form values to show instead of the continuation's (a form sent back with errors). */
+  submitted?: (name: string) => string | undefined;
+  errors?: string[];
+  notice?: string;
+  later?: { id: string; status: string } | undefined;
+  subRuns: Array<{ path: string[]; continuation: Continuation }>;
+}): Html {
+  const { base, stored, continuation } = options;
+  const value = (name: string, fallback: string) => options.submitted?.(name) ?? fallback;
+  return html`${options.errors?.length ? html`<div class="alert" role="alert"><p>Nothing was applied:</p><ul>${options.errors.map((error) => html`<li>${error}</li>`)}</ul></div>` : ''}
+${options.notice ? html`<p class="status" role="status">${options.notice}</p>` : ''}
+<section aria-labelledby="h-status">
+<h2 id="h-status">Status</h2>
+<dl>
+<dt>Status</dt><dd>${stored.status === 'completed' ? 'resumed (decided)' : stored.status}</dd>
+<dt>Agent</dt><dd>${continuation.agent.name} <span class="muted">(${continuation.agent.framework})</span></dd>
+<dt>Continuation</dt><dd><code>${stored.id}</code></dd>
+<dt>Run</dt><dd><code>${stored.runId}</code></dd>
+<dt>Suspended at</dt><dd><time datetime="${stored.createdAt}">${stored.createdAt}</time></dd>
+${stored.expiresAt ? html`<dt>Expires at</dt><dd><time datetime="${stored.expiresAt}">${stored.expiresAt}</time></dd>` : ''}
+${stored.error ? html`<dt>Error</dt><dd>${stored.error}</dd>` : ''}
+${Object.keys(continuation.metadata).length ? html`<dt>Metadata</dt><dd><code>${jsonLine(continuation.metadata, 400)}</code></dd>` : ''}
+</dl>
+${options.later ? html`<p>This run went on: <a href="${base}/runs/${encodeURIComponent(options.later.id)}">its latest continuation</a> (${options.later.status}).</p>` : ''}
+</section>
+<section aria-labelledby="h-actions">
+<h2 id="h-actions">Pending actions</h2>
+${
+  options.actions.length === 0
+    ? html`<p>None.</p>`
+    : stored.status !== 'suspended'
+      ? html`<ul>${options.actions.map((view) => html`<li>${chainText(view.action)} <code>${jsonLine(view.action.args)}</code></li>`)}</ul><p class="muted">This continuation is ${stored.status}; nothing can be decided on it.</p>`
+      : html`<form method="post" action="${base}/runs/${encodeURIComponent(stored.id)}/decide">
+<input type="hidden" name="csrf" value="${options.csrf}">
+${options.actions.map((view) => actionFieldset(view, value, options.actions.length === 1))}
+<button type="submit">Submit decisions</button>
+</form>`
+}
+</section>
+<section aria-labelledby="h-transcript">
+<h2 id="h-transcript">Transcript</h2>
+${transcript(continuation.messages)}
+${options.subRuns.map(
+  (sub) =>
+    html`<details><summary>Transcript of ${sub.continuation.agent.name} (via ${sub.path.join(' › ')})</summary>${transcript(sub.continuation.messages)}</details>`,
+)}
+</section>
+<section aria-labelledby="h-audit">
+<h2 id="h-audit">Audit trail</h2>
+${audit(continuation.decisions)}
+</section>`;
+}
+
+function actionFieldset(
+  view: ActionView,
+  value: (name: string, fallback: string) => string,
+  only: boolean,
+): Html {
+  const { action } = view;
+  const id = action.id;
+  const slug = `a-${slugOf(id)}`;
+  const chosen = value(`decision:${id}`, only && view.allowed.length > 0 ? '' : 'none');
+  const choices: Array<keyof typeof decisionLabels> = ['none', ...view.allowed];
+  return html`<fieldset id="action-${id}">
+<legend>${chainText(action)}</legend>
+<ol class="chain" aria-label="Chain of agents">
+${view.chain.map(
+  (level) =>
+    html`<li><strong>${level.agent}</strong> called <code>${level.toolName}</code> <span class="muted">(${level.toolCallId})</span><pre>${json(level.args)}</pre></li>`,
+)}
+</ol>
+${view.description ? html`<p>${view.description}</p>` : ''}
+${action.kind === 'input' ? html`<p>Asks: <code>${json(action.request)}</code></p>` : ''}
+<div class="choice" role="radiogroup" aria-label="Decision for ${chainText(action)}">
+${choices.map(
+  (choice) =>
+    html`<label><input type="radio" name="decision:${id}" value="${choice}"${chosen === choice ? html` checked` : ''}> ${decisionLabels[choice]}</label>`,
+)}
+</div>
+${view.allowed.includes('edit') ? editFields(view, slug, value) : ''}
+${view.allowed.includes('input') ? html`<label for="${slug}-value">Answer</label><textarea id="${slug}-value" name="value:${id}" aria-describedby="${slug}-value-help">${value(`value:${id}`, '')}</textarea><p id="${slug}-value-help" class="muted">JSON, or plain text.</p>` : ''}
+${view.allowed.includes('reject') || view.allowed.includes('approve') ? html`<label for="${slug}-reason">Reason</label><input type="text" id="${slug}-reason" name="reason:${id}" value="${value(`reason:${id}`, '')}">` : ''}
+</fieldset>`;
+}
+
+function editFields(view: ActionView, slug: string, value: (name: string, fallback: string) => string): Html {
+  const id = view.action.id;
+  const args = view.action.args;
+  if (!view.fields) {
+    return html`<label for="${slug}-args">Arguments (JSON)</label><textarea id="${slug}-args" name="args:${id}">${value(`args:${id}`, json(args))}</textarea>`;
+  }
+  const current = (name: string): JsonValue | undefined =>
+    typeof args === 'object' && args !== null && !Array.isArray(args) && Object.hasOwn(args, name)
+      ? (args as Record<string, JsonValue>)[name]
+      : undefined;
+  return html`<div role="group" aria-label="Edited arguments">${view.fields.map((field, index) => {
+    const name = `arg:${id}:${field.name}`;
+    const inputId = `${slug}-f${index}`;
+    const original = current(field.name);
+    const shown = value(
+      name,
+      original === undefined
+        ? ''
+        : field.type === 'json'
+          ? json(original)
+          : typeof original === 'string'
+            ? original
+            : JSON.stringify(original),
+    );
+    const help = field.description
+      ? html`<span id="${inputId}-help" class="muted"> ${field.description}</span>`
+      : '';
+    const describedBy = field.description ? html` aria-describedby="${inputId}-help"` : '';
+    const required = field.required ? html` required` : '';
+    const label = html`<label for="${inputId}">${field.label}${field.required ? ' (required)' : ''}</label>`;
+    switch (field.type) {
+      case 'boolean': {
+        const on = options(shown) === 'true';
+        return html`<label for="${inputId}"><input type="checkbox" id="${inputId}" name="${name}" value="true"${on ? html` checked` : ''}${describedBy}> ${field.label}</label>${help}`;
+      }
+      case 'enum':
+        return html`${label}<select id="${inputId}" name="${name}"${required}${describedBy}>${field.required ? '' : html`<option value=""></option>`}${field.enumValues!.map(
+          (option) =>
+            html`<option value="${String(option)}"${String(option) === shown ? html` selected` : ''}>${String(option)}</option>`,
+        )}</select>${help}`;
+      case 'number':
+      case 'integer':
+        return html`${label}<input type="number" id="${inputId}" name="${name}" value="${shown}" step="${field.type === 'integer' ? '1' : 'any'}"${bound('min', field.minimum ?? field.exclusiveMinimum)}${bound('max', field.maximum ?? field.exclusiveMaximum)}${required}${describedBy}>${help}`;
+      case 'string':
+        return html`${label}<input type="text" id="${inputId}" name="${name}" value="${shown}"${field.pattern ? html` pattern="${`.*(?:${field.pattern}).*`}"` : ''}${bound('minlength', field.minLength)}${bound('maxlength', field.maxLength)}${required}${describedBy}>${help}`;
+      default:
+        return html`${label}<textarea id="${inputId}" name="${name}"${required}${describedBy}>${shown}</textarea>${help}`;
+    }
+  })}</div>`;
+}
+
+function options(text: string): string {
+  return text === 'on' ? 'true' : text;
+}
+
+function bound(attribute: string, limit: number | undefined): Html | string {
+  return limit === undefined ? '' : html` ${attribute}="${String(limit)}"`;
+}
+
+function slugOf(id: string): string {
+  let hash = 0;
+  for (let index = 0; index < id.length; index++) hash = (hash * 31 + id.charCodeAt(index)) | 0;
+  return `${id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${(hash >>> 0).toString(36)}`;
+}
+
+function transcript(messages: Message[]): Html {
+  if (messages.length === 0) return html`<p>No messages.</p>`;
+  return html`<ol class="transcript">${messages.map(
+    (message) =>
+      html`<li><strong>${message.role}</strong>${
+        typeof message.content === 'string'
+          ? html`<pre>${message.content}</pre>`
+          : (message.content as Array<Record<string, unknown> & { type: string }>).map((part) => {
+              switch (part.type) {
+                case 'text':
+                case 'reasoning':
+                  return html`<pre>${part.type === 'reasoning' ? '(reasoning) ' : ''}${String(part.text)}</pre>`;
+                case 'tool-call':
+                  return html`<p>calls <code>${String(part.toolName)}</code> <span class="muted">(${String(part.toolCallId)})</span></p><pre>${json(part.input as JsonValue)}</pre>`;
+                case 'tool-result':
+                  return html`<p>result of <code>${String(part.toolName)}</code>${part.isError ? ' (error)' : ''}</p><pre>${json(part.output as JsonValue)}</pre>`;
+                default:
+                  return html`<p class="muted">[${part.type}]</p>`;
+              }
+            })
+      }</li>`,
+  )}</ol>`;
+}
+
+function audit(entries: AuditEntry[]): Html {
+  if (entries.length === 0) return html`<p>No decisions yet.</p>`;
+  return html`<table>
+<thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Decision</th><th scope="col">Action</th><th scope="col">Details</th></tr></thead>
+<tbody>${entries.map(
+    (entry) =>
+      html`<tr><td><time datetime="${entry.at}">${entry.at}</time></td><td>${entry.by ?? '—'}</td><td>${entry.type}${entry.editedArgs !== undefined ? ' (edited)' : ''}</td><td><code>${entry.toolName}</code> <span class="muted">${entry.actionId}</span></td><td>${entry.reason ? html`<p>Reason: ${entry.reason}</p>` : ''}${entry.editedArgs !== undefined ? html`<p>Edited arguments: <code>${jsonLine(entry.editedArgs, 400)}</code></p>` : ''}${entry.value !== undefined ? html`<p>Answer: <code>${jsonLine(entry.value, 400)}</code></p>` : ''}</td></tr>`,
+  )}</tbody>
+</table>`;
+}
+
+/** The confirmation page body of an approval link. */
+export function linkBody(options: {
+  action: Action;
+  chain: ChainLevel[];
+  kind: 'approve' | 'reject';
+  expiresAt: string;
+  csrf: string;
+  postTo: string;
+}): Html {
+  const { action, kind } = options;
+  return html`<p>${kind === 'approve' ? 'Approve' : 'Reject'} this action?</p>
+<ol class="chain" aria-label="Chain of agents">
+${options.chain.map(
+  (level) =>
+    html`<li><strong>${level.agent}</strong> called <code>${level.toolName}</code><pre>${json(level.args)}</pre></li>`,
+)}
+</ol>
+<p class="muted">The link expires at <time datetime="${options.expiresAt}">${options.expiresAt}</time>.</p>
+<form method="post" action="${options.postTo}">
+<input type="hidden" name="csrf" value="${options.csrf}">
+${kind === 'reject' ? html`<label for="link-reason">Reason</label><input type="text" id="link-reason" name="reason">` : ''}
+<button type="submit">${kind === 'approve' ? 'Approve' : 'Reject'}</button>
+</form>
+<p class="muted">Action <code>${action.id}</code> of tool <code>${action.toolName}</code>.</p>`;
+}
