@@ -296,7 +296,9 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       done: continuation.done,
     };
     const native = continuation.agent.framework === 'langgraph' && continuation.state !== undefined;
-    const imported = native ? importState(continuation.state!, THREAD, nodeNames, keepHistory) : undefined;
+    const imported = native
+      ? importState(continuation.state!, THREAD, nodeNames, keepHistory, continuation)
+      : undefined;
     const refs = imported?.state.interrupts ?? {};
     const { direct, children } = splitDecisions(continuation, decisions, refs);
     checkPolicies(direct, refs);

@@ -4,9 +4,16 @@
  * messages, parsed: no JSON inside JSON strings), plus which LangGraph interrupt each action
  * answers. Moved in and out of a private `MemorySaver`.
  */
-import { ContinuationError, type JsonObject, type JsonValue } from '@agent-continuations/core';
+import {
+  type Continuation,
+  ContinuationError,
+  type JsonObject,
+  type JsonValue,
+  type PendingEntry,
+} from '@agent-continuations/core';
 import type { MemorySaver } from '@langchain/langgraph';
 import { z } from 'zod';
+import { MARK } from './keys';
 import { PrivateSaver } from './private-saver';
 
 /** How a pending action is answered in LangGraph terms. */
@@ -106,6 +113,7 @@ export function exportState(
   nodes: string[],
   interrupts: Record<string, InterruptRef>,
   history = false,
+  pending: readonly PendingEntry[] = [],
 ): GraphState {
   const namespaces = saver.storage[threadId] ?? {};
   const newest = new Map<string, string>();
@@ -130,6 +138,7 @@ export function exportState(
     for (const one of ids) checkpoints.push(savedCheckpoint(saver, threadId, ns, one));
   }
   const messages: Record<string, JsonValue> = {};
+  const children = childPaths(pending);
   const shared = checkpoints.map((saved) => ({
     ...saved,
     checkpoint: share(saved.checkpoint, messages),
@@ -137,7 +146,7 @@ export function exportState(
       task,
       inner,
       channel,
-      share(value, messages),
+      share(channel === INTERRUPT && children.size > 0 ? referToChildren(value, children) : value, messages),
       path,
     ]),
   }));
@@ -172,6 +181,77 @@ function savedCheckpoint(saver: MemorySaver, threadId: string, ns: string, id: s
 }
 
 const REF = '__ac_message';
+/** A sub-agent's continuation held by the pending entry at this path of tool-call ids. */
+const CHILD_REF = '__ac_pending';
+const INTERRUPT = '__interrupt__';
+
+/**
+ * The JSON text of each waiting sub-agent's continuation in `pending` (at any depth) -> the path
+ * of tool-call ids to its entry. An `agentTool` interrupt carries that very text (the entry was
+ * parsed from it), so the state can point at the entry instead of holding the child again.
+ */
+function childPaths(
+  pending: readonly PendingEntry[],
+  prefix: string[] = [],
+  found = new Map<string, string[]>(),
+) {
+  for (const entry of pending) {
+    if (entry.kind !== 'agent') continue;
+    const path = [...prefix, entry.toolCallId];
+    found.set(JSON.stringify(entry.child), path);
+    childPaths(entry.child.pending, path, found);
+  }
+  return found;
+}
+
+/** An `__interrupt__` write with each sub-agent payload whose child a pending entry holds as a reference. */
+function referToChildren(value: JsonValue, children: Map<string, string[]>): JsonValue {
+  if (!Array.isArray(value)) return value;
+  return value.map((item) => {
+    const payload = isObject(item) ? item.value : undefined;
+    if (!isObject(payload) || payload[MARK] !== 'agent' || typeof payload.child !== 'string') return item;
+    const path = children.get(payload.child);
+    if (!path) return item;
+    return { ...(item as JsonObject), value: { ...payload, child: { [CHILD_REF]: path } } };
+  });
+}
+
+/** Put each referred sub-agent's continuation back into its interrupt payload, as the JSON text it was. */
+function attachChildren(
+  value: JsonValue,
+  continuation: Pick<Continuation, 'pending'> | undefined,
+): JsonValue {
+  if (!Array.isArray(value)) return value;
+  return value.map((item) => {
+    const payload = isObject(item) ? item.value : undefined;
+    const ref = isObject(payload) && isObject(payload.child) ? payload.child[CHILD_REF] : undefined;
+    if (ref === undefined) return item;
+    const child = Array.isArray(ref) ? childAt(continuation, ref) : undefined;
+    if (!child) {
+      throw new ContinuationError(
+        'STATE_MISMATCH',
+        `The continuation's LangGraph state refers to a sub-agent it does not hold (${JSON.stringify(ref)}).`,
+      );
+    }
+    return { ...(item as JsonObject), value: { ...(payload as JsonObject), child: JSON.stringify(child) } };
+  });
+}
+
+function childAt(continuation: Pick<Continuation, 'pending'> | undefined, path: JsonValue[]) {
+  let at: Continuation | undefined;
+  let pending = continuation?.pending ?? [];
+  for (const id of path) {
+    const entry = pending.find((one) => one.kind === 'agent' && one.toolCallId === id);
+    if (entry?.kind !== 'agent') return undefined;
+    at = entry.child;
+    pending = at.pending;
+  }
+  return at;
+}
+
+function isObject(value: unknown): value is { [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** Replace each serialized LangChain message that has an id by a reference, keeping one copy. */
 function share(value: JsonValue, messages: Record<string, JsonValue>): JsonValue {
@@ -225,7 +305,8 @@ function messageId(value: { [key: string]: JsonValue }): string | undefined {
 }
 
 /**
- * A fresh private saver holding `state` under `threadId`. Throws `STATE_MISMATCH` when the state is
+ * A fresh private saver holding `state` under `threadId`; the sub-agents the state refers to are
+ * taken from `continuation`'s pending entries. Throws `STATE_MISMATCH` when the state is
  * malformed or was made by a graph with other nodes.
  */
 export function importState(
@@ -233,6 +314,7 @@ export function importState(
   threadId: string,
   nodes: readonly string[],
   keepHistory = false,
+  continuation?: Pick<Continuation, 'pending'>,
 ): { saver: MemorySaver; state: GraphState } {
   const parsed = graphStateSchema.safeParse(raw);
   if (!parsed.success) {
@@ -270,7 +352,8 @@ export function importState(
     if (saved.writes.length === 0) continue;
     const writes: MemorySaver['writes'][string] = Object.create(null);
     for (const [task, inner, channel, value, path] of saved.writes) {
-      writes[inner] = [task, channel, bytes(unshare(value, messages)), path];
+      const attached = channel === INTERRUPT ? attachChildren(value, continuation) : value;
+      writes[inner] = [task, channel, bytes(unshare(attached, messages)), path];
     }
     saver.writes[key(threadId, saved.ns, saved.id)] = writes;
   }

@@ -341,6 +341,7 @@ export async function runSegment(
       segment.nodeNames,
       mapped.refs,
       segment.keepHistory,
+      mapped.pending,
     ) as never,
   });
   // A sub-agent failed: the run fails with its error, holding the whole tree's last good state.
