@@ -5,6 +5,7 @@
 import { actionId, listActions, splitActionId } from './actions';
 import { type DecisionsByCall, decisionsByCall } from './children';
 import { openContinuation, parseContinuation } from './codec';
+import { withDeadlines } from './deadlines';
 import { auditEntries, checkDecisions, checkDecisionsShape } from './decisions';
 import { ContinuationError, isContinuationError, ModelCallError } from './errors';
 import { fingerprintAgent } from './fingerprint';
@@ -20,7 +21,7 @@ import {
   toolCallsOf,
   uniqueToolCallIds,
 } from './messages';
-import type { ModelPort, ModelRequest, ModelResponse, ToolSpec } from './model';
+import type { ModelPort, ModelRequest, ModelResponse, ModelSegment, ToolSpec } from './model';
 import { type PredicateContext, type SuspendWhen, toPredicates } from './predicates';
 import type { Decisions, RunEvent, RunOptions, RunResult } from './protocol';
 import { checkResumable } from './resumable';
@@ -265,7 +266,24 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     return drive(state, byCall, continuation.suspendedBy.type === 'predicate', options, sink);
   }
 
+  /** One segment of a run, its model calls through the port's segment when the port opens one. */
   async function drive(
+    state: RunState,
+    decisions: DecisionsByCall,
+    skipPredicates: boolean,
+    options: RunOptions,
+    sink: StreamSink | undefined,
+  ): Promise<RunResult<string>> {
+    const segment = config.model.openSegment?.();
+    try {
+      return await steps(segment ?? config.model, state, decisions, skipPredicates, options, sink);
+    } finally {
+      segment?.close();
+    }
+  }
+
+  async function steps(
+    model: ModelSegment | ModelPort,
     state: RunState,
     decisions: DecisionsByCall,
     skipPredicates: boolean,
@@ -308,7 +326,17 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
         );
         turnDecisions = decisionsByCall({});
         live.clear();
-        if (state.pending.size > 0) return suspend(state, snapshot(state, suspendReason(state)), emit);
+        if (state.pending.size > 0) {
+          const dated = withDeadlines(
+            state.pending.values(),
+            state.agent.name,
+            (name) => tools.get(name)?.deadline,
+            options.deadlines,
+            Date.now(),
+          );
+          if (dated) for (const [id, entry] of dated) state.pending.set(id, entry);
+          return suspend(state, snapshot(state, suspendReason(state)), emit);
+        }
         state.messages.push({
           role: 'tool',
           content: calls.map((call) => {
@@ -352,9 +380,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       let response: ModelResponse;
       try {
         response =
-          sink && config.model.stream
-            ? await sink.model(config.model.stream(request))
-            : await config.model.generate(request);
+          sink && model.stream ? await sink.model(model.stream(request)) : await model.generate(request);
       } catch (error) {
         throw new ModelCallError(checkpoint(), error);
       }

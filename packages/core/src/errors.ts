@@ -64,7 +64,9 @@ export type ErrorCode =
   /** An approval link was altered, forged, or is not a link of this app. */
   | 'LINK_INVALID'
   /** An approval link is past its expiry. */
-  | 'LINK_EXPIRED';
+  | 'LINK_EXPIRED'
+  /** A notification (e.g. a webhook) could not be delivered after its retries. */
+  | 'NOTIFY_FAILED';
 
 const BRAND = Symbol.for('agent-continuations.error');
 

@@ -28,6 +28,7 @@ export {
 } from './checkpoint';
 export { type DecisionsByCall, decisionsByCall } from './children';
 export { openContinuation, type ParseOptions, parseContinuation, serializeContinuation } from './codec';
+export type { Deadline, DeadlineContext, DeadlinePolicy, ToolDeadline } from './deadlines';
 export { auditEntries, checkDecisions } from './decisions';
 export {
   DEFAULT_RECOVERY_ATTEMPTS,
@@ -102,7 +103,24 @@ export {
   type UserMessage,
   uniqueToolCallIds,
 } from './messages';
-export type { ModelPort, ModelRequest, ModelResponse, ModelStreamEvent, ToolSpec } from './model';
+export type {
+  ModelPort,
+  ModelRequest,
+  ModelResponse,
+  ModelSegment,
+  ModelStreamEvent,
+  ToolSpec,
+} from './model';
+export {
+  createWebhookNotifier,
+  type NoticeAction,
+  type NotifyOptions,
+  type OnSuspend,
+  type SuspendNotice,
+  suspendNotice,
+  verifyWebhookSignature,
+  type WebhookNotifierOptions,
+} from './notify';
 export {
   everyTurns,
   maxDuration,
@@ -154,6 +172,12 @@ export {
   type StoredSummary,
 } from './store';
 export type { AgentStream, AgentStreamEvent } from './stream';
+export {
+  type DeadlineAction,
+  type SweepOptions,
+  type SweepReport,
+  sweepDeadlines,
+} from './sweep-deadlines';
 export {
   type AgentToolOptions,
   type ApprovalContext,

@@ -3,6 +3,7 @@
  * the decisions a human sends back.
  */
 
+import type { DeadlinePolicy } from './deadlines';
 import type { AuditEntry, Continuation, Usage } from './format';
 import type { JsonObject, JsonValue } from './json';
 import type { Message } from './messages';
@@ -129,6 +130,16 @@ export interface RunOptions {
    * continuation it resumes when that continuation was made by the same framework, else none.
    */
   state?: JsonValue;
+  /**
+   * Deadlines for the actions this run suspends on, where their tool sets none: milliseconds from
+   * the suspension or a `Date`, per action (`undefined` for none). Reaches sub-agents at every depth.
+   *
+   * @example
+   * ```ts
+   * await agent.run(input, { deadlines: ({ toolName }) => (toolName === 'refund' ? 4 * 3_600_000 : undefined) });
+   * ```
+   */
+  deadlines?: DeadlinePolicy;
 }
 
 /**

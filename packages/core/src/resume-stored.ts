@@ -9,6 +9,7 @@ import { type CheckpointLog, replayCheckpoints } from './checkpoint';
 import { type ClaimedResume, type DurableOptions, fenceByStep, recoverRun, resumeFenced } from './durable';
 import { ContinuationError, type ErrorCode, isContinuationError } from './errors';
 import type { Continuation } from './format';
+import { type NotifyOptions, notifySuspended } from './notify';
 import type { ContinuableAgent, Decisions, RunEvent, RunOptions, RunResult } from './protocol';
 import {
   type Claim,
@@ -22,7 +23,7 @@ import type { AgentStream } from './stream';
 import { trustContinuation } from './trust';
 
 /** Options of {@link resumeStored} and {@link streamStored}. */
-export interface ResumeStoredOptions extends RunOptions, ClaimOptions {
+export interface ResumeStoredOptions extends RunOptions, ClaimOptions, NotifyOptions {
   /** How to save the next continuation when the run suspends again. */
   save?: SaveOptions;
   /**
@@ -72,7 +73,9 @@ export async function resumeStored<Output>(
   options: ResumeStoredOptions = {},
 ): Promise<RunResult<Output>> {
   const { held, continuation, decided } = await claimChecked(store, agent, id, decisions, options);
-  if (options.log) return resumeLogged(store, agent, options.log, held, continuation, decided, options);
+  if (options.log) {
+    return notified(resumeLogged(store, agent, options.log, held, continuation, decided, options), options);
+  }
   const watch = watched(held, options);
   let running: Promise<RunResult<Output>>;
   try {
@@ -80,7 +83,17 @@ export async function resumeStored<Output>(
   } catch (error) {
     running = Promise.reject(error);
   }
-  return settle(store, held, running, watch.ran, options);
+  return notified(settle(store, held, running, watch.ran, options), options);
+}
+
+/** The run's result, once `onSuspend` was told of a suspension (after it was saved). */
+async function notified<Output>(
+  running: Promise<RunResult<Output>>,
+  options: NotifyOptions,
+): Promise<RunResult<Output>> {
+  const result = await running;
+  await notifySuspended(result, options);
+  return result;
 }
 
 /**
@@ -97,7 +110,15 @@ async function resumeLogged<Output>(
   decisions: Decisions,
   options: ResumeStoredOptions,
 ): Promise<RunResult<Output>> {
-  const { save: _save, owner = held.claim.owner, leaseMs, log: _log, ...runOptions } = options;
+  const {
+    save: _save,
+    owner = held.claim.owner,
+    leaseMs,
+    log: _log,
+    onSuspend: _onSuspend,
+    links: _links,
+    ...runOptions
+  } = options;
   const durable = {
     ...runOptions,
     owner,
@@ -231,7 +252,7 @@ export async function streamStored<Output>(
     await settle(store, held, Promise.reject(error), watch.ran, options);
     throw error;
   }
-  const result = settle(store, held, run.result, watch.ran, options);
+  const result = notified(settle(store, held, run.result, watch.ran, options), options);
   // The iterator reports a failure; an unobserved `result` must not crash the process.
   result.catch(() => {});
   return { result, [Symbol.asyncIterator]: () => run[Symbol.asyncIterator]() };
@@ -411,7 +432,14 @@ async function claimChecked(
 /** The run's options under the held claim: its signal, and an observer that notes that something ran. */
 function watched(held: HeldClaim, options: ResumeStoredOptions): { options: RunOptions; ran: () => boolean } {
   let ran = false;
-  const { save: _save, owner: _owner, leaseMs: _leaseMs, ...runOptions } = options;
+  const {
+    save: _save,
+    owner: _owner,
+    leaseMs: _leaseMs,
+    onSuspend: _onSuspend,
+    links: _links,
+    ...runOptions
+  } = options;
   return {
     ran: () => ran,
     options: {

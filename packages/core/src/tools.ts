@@ -3,6 +3,7 @@
  * approval rule and an optional `execute` (none means a human answers).
  */
 import { z } from 'zod';
+import type { ToolDeadline } from './deadlines';
 import type { JsonObject, JsonValue } from './json';
 import type { Message } from './messages';
 import type { ContinuableAgent } from './protocol';
@@ -66,8 +67,16 @@ export interface ToolDefinition<Args = any, Result = unknown> {
   validate?: (args: unknown) => Validation<Args> | Promise<Validation<Args>>;
   /** `true`, or a function of the arguments, to ask a human before the call runs. */
   needsApproval?: boolean | ((args: Args, ctx: ApprovalContext) => boolean | Promise<boolean>);
+  /**
+   * How long a human has to act on this tool's approval or input request: milliseconds from the
+   * suspension, a `Date`, or a function of the arguments. Past it, `sweepDeadlines` applies its
+   * default decision. The run's `deadlines` option is asked when this is absent.
+   */
+  deadline?: ToolDeadline;
   /** Run the tool; absent for a human tool, whose result is the human's answer. */
   execute?: (args: Args, ctx: ToolContext) => Result | Promise<Result>;
+  /** For a human tool: JSON Schema of the answer, e.g. to build a form for it. */
+  responseSchema?: JsonSchema;
   /** For a human tool: validate the answer. */
   validateResponse?: (value: unknown) => Validation<JsonValue> | Promise<Validation<JsonValue>>;
   /** Set by {@link agentTool}: the sub-agent, so decisions for it can be checked before anything runs. */
@@ -127,6 +136,8 @@ export function defineTool<S extends z.ZodType, Result>(options: {
   description?: string;
   parameters: S;
   needsApproval?: ToolDefinition<z.output<S>>['needsApproval'];
+  /** See {@link ToolDefinition.deadline}. */
+  deadline?: ToolDeadline;
   execute: (args: z.output<S>, ctx: ToolContext) => Result | Promise<Result>;
 }): ToolDefinition<z.output<S>, Result> {
   return {
@@ -135,6 +146,7 @@ export function defineTool<S extends z.ZodType, Result>(options: {
     inputSchema: zodJsonSchema(options.parameters),
     validate: zodValidator(options.parameters),
     ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     execute: options.execute,
   };
 }
@@ -157,6 +169,8 @@ export function humanTool<S extends z.ZodType, R extends z.ZodType>(options: {
   description?: string;
   parameters: S;
   response?: R;
+  /** See {@link ToolDefinition.deadline}. */
+  deadline?: ToolDeadline;
 }): ToolDefinition<z.output<S>, z.output<R>> {
   return {
     name: options.name,
@@ -164,8 +178,12 @@ export function humanTool<S extends z.ZodType, R extends z.ZodType>(options: {
     inputSchema: zodJsonSchema(options.parameters),
     validate: zodValidator(options.parameters),
     ...(options.response
-      ? { validateResponse: zodValidator(options.response) as ToolDefinition['validateResponse'] }
+      ? {
+          validateResponse: zodValidator(options.response) as ToolDefinition['validateResponse'],
+          responseSchema: zodJsonSchema(options.response),
+        }
       : {}),
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
   };
 }
 
@@ -186,6 +204,8 @@ export interface AgentToolOptions<Input> {
   toInput?: (args: any) => Input;
   /** Ask a human before the sub-agent runs: `true`, or a function of the arguments. */
   needsApproval?: ToolDefinition['needsApproval'];
+  /** See {@link ToolDefinition.deadline}. */
+  deadline?: ToolDeadline;
 }
 
 const defaultAgentParameters = z.object({ input: z.string().describe('The task for the sub-agent') });
@@ -222,6 +242,7 @@ export function agentTool<Input, Output>(
     inputSchema: zodJsonSchema(parameters),
     validate: zodValidator(parameters),
     ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     execute: (args, ctx) => ctx.runAgent(agent, toInput(args)),
     agent,
   };

@@ -405,6 +405,7 @@ async function runChild<I, O>(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.allowChangedAgent ? { allowChangedAgent: true } : {}),
     ...(options.suspendWhen ? { suspendWhen: options.suspendWhen } : {}),
+    ...(options.deadlines ? { deadlines: options.deadlines } : {}),
   };
   // The child's state is part of this run's own tree, checked (and verified, if sealed) with it.
   if (how.resume) markChecked(trustContinuation(how.resume.continuation));
