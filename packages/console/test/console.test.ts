@@ -1,0 +1,428 @@
+import { type ContinuationStore, createMemoryStore, type SuspendedResult } from '@agent-continuations/core';
+import { createSqliteStore } from '@agent-continuations/store-sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { client, deskAgent, hrAgents, type Ledger, SALARY_ACTION, testConsole } from './fixtures';
+
+const stores: Array<[string, () => ContinuationStore]> = [
+  ['memory', () => createMemoryStore()],
+  ['sqlite', () => createSqliteStore({ path: ':memory:' })],
+];
+
+const encoded = (id: string) => encodeURIComponent(id);
+
+describe.each(stores)('console over the %s store', (_name, makeStore) => {
+  let store: ContinuationStore;
+  afterEach(async () => {
+    await store?.close?.();
+  });
+
+  async function suspendedHr(ledger: Ledger, args?: Parameters<typeof hrAgents>[1], metadata = {}) {
+    store = makeStore();
+    const agents = hrAgents(ledger, args);
+    const result = (await agents.hr.run('Raise Ann', { metadata })) as SuspendedResult;
+    expect(result.status).toBe('suspended');
+    await store.save(result.continuation);
+    const inbox = testConsole(store, { agents: { hr: agents.hr } });
+    return { agents, id: result.continuation.id, inbox, runId: result.continuation.runId };
+  }
+
+  it('lists a depth-3 action in the inbox with its chain, and filters by agent, tool, metadata and age', async () => {
+    const { inbox, id } = await suspendedHr({ runs: [] }, undefined, { tenant: 'acme' });
+    const browser = client(inbox);
+    const page = await browser.get('/');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('hr › payroll › payroll › benefits › benefits › update_salary');
+    expect(page.text).toContain(`/runs/${encoded(id)}#action-${SALARY_ACTION}`);
+    expect((await browser.get('/?agent=benefits')).text).toContain('update_salary');
+    expect((await browser.get('/?tool=update_salary')).text).toContain('update_salary');
+    expect((await browser.get('/?tool=other')).text).toContain('No pending actions.');
+    expect((await browser.get('/?meta.tenant=acme')).text).toContain('update_salary');
+    expect((await browser.get('/?metaFilter=tenant%3Dother')).text).toContain('No pending actions.');
+    expect((await browser.get('/?olderThan=2d')).text).toContain('No pending actions.');
+    expect((await browser.get('/?newerThan=1h')).text).toContain('update_salary');
+    expect((await browser.get('/?olderThan=soon')).status).toBe(400);
+  });
+
+  it('shows the run: the chain with the arguments at each level, the transcript, a generated form', async () => {
+    const { inbox, id } = await suspendedHr({ runs: [] });
+    const page = await client(inbox).get(`/runs/${encoded(id)}`);
+    expect(page.status).toBe(200);
+    // Each level's tool call, with its arguments.
+    expect(page.text).toContain('&quot;input&quot;: &quot;raise for Ann&quot;');
+    expect(page.text).toContain('&quot;input&quot;: &quot;raise E-42&quot;');
+    expect(page.text).toContain('&quot;salary&quot;: 60000');
+    // A form generated from update_salary's schema, with the browser's own validation.
+    expect(page.text).toMatch(
+      /<input type="number"[^>]*name="arg:call_payroll\/call_benefits\/call_salary:salary"[^>]*value="60000"[^>]*step="1"[^>]*max="500000"[^>]*required/,
+    );
+    expect(page.text).toMatch(/<label for="[^"]+">salary \(required\)<\/label>/);
+    expect(page.text).toContain('Approve with edited arguments');
+    expect(page.text).toContain('<button type="submit">Submit decisions</button>');
+    expect(page.text).toContain('<h2 id="h-transcript">Transcript</h2>');
+  });
+
+  it('refuses edited arguments that fail the schema (422, nothing runs), then applies valid ones: the tool runs once with them', async () => {
+    const ledger: Ledger = { runs: [] };
+    const { inbox, id, runId } = await suspendedHr(ledger);
+    const browser = client(inbox);
+    const csrf = await browser.csrf(`/runs/${encoded(id)}`);
+    const invalid = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'edit',
+      [`arg:${SALARY_ACTION}:employeeId`]: 'E-42',
+      [`arg:${SALARY_ACTION}:salary`]: '-5',
+    });
+    expect(invalid.status).toBe(422);
+    expect(invalid.text).toContain('role="alert"');
+    expect(invalid.text).toContain('arguments.salary');
+    expect(ledger.runs).toEqual([]);
+    expect((await store.load(id))!.status).toBe('suspended');
+
+    // Outside the console's subset of JSON Schema (multipleOf): the tool's own validation refuses it.
+    const fractional = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'edit',
+      [`arg:${SALARY_ACTION}:employeeId`]: 'E-42',
+      [`arg:${SALARY_ACTION}:salary`]: '61050',
+    });
+    expect(fractional.status).toBe(422);
+    expect(fractional.text).toContain('update_salary');
+    // The form comes back with what the person typed.
+    expect(fractional.text).toContain('value="61050"');
+    expect(ledger.runs).toEqual([]);
+    expect((await store.load(id))!.status).toBe('suspended');
+
+    const valid = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'edit',
+      [`arg:${SALARY_ACTION}:employeeId`]: 'E-42',
+      [`arg:${SALARY_ACTION}:salary`]: '61000',
+      [`reason:${SALARY_ACTION}`]: 'agreed in review',
+    });
+    expect(valid.status).toBe(303);
+    expect(valid.location).toBe(`/runs/${encoded(id)}?outcome=completed`);
+    expect(ledger.runs).toEqual([{ employeeId: 'E-42', salary: 61_000 }]);
+    expect((await store.load(id))!.status).toBe('completed');
+    const done = await browser.get(valid.location!);
+    expect(done.text).toContain('The run completed.');
+    expect((await store.list({ runId })).items).toHaveLength(1);
+  });
+
+  it('rejects with a reason: the model receives it, the tool never runs', async () => {
+    const ledger: Ledger = { runs: [] };
+    const { inbox, id, agents } = await suspendedHr(ledger);
+    const browser = client(inbox, 'bob');
+    const csrf = await browser.csrf(`/runs/${encoded(id)}`);
+    const response = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'reject',
+      [`reason:${SALARY_ACTION}`]: 'over budget this quarter',
+    });
+    expect(response.status).toBe(303);
+    expect(ledger.runs).toEqual([]);
+    const seen = JSON.stringify(agents.benefitsModel.calls.at(-1)!.messages);
+    expect(seen).toContain('over budget this quarter');
+  });
+
+  it('answers an input request', async () => {
+    store = makeStore();
+    const { desk, model } = deskAgent();
+    const result = (await desk.run('Ask the manager')) as SuspendedResult;
+    await store.save(result.continuation);
+    const inbox = testConsole(store, { agents: { desk } });
+    const browser = client(inbox);
+    const id = result.continuation.id;
+    const page = await browser.get(`/runs/${encoded(id)}`);
+    expect(page.text).toContain('Answer');
+    expect(page.text).not.toContain('Approve with edited arguments');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const wrong = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      'decision:call_ask': 'input',
+      'value:call_ask': '{"ship":"maybe"}',
+    });
+    expect(wrong.status).toBe(422);
+    const answered = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      'decision:call_ask': 'input',
+      'value:call_ask': '{"ship":true}',
+    });
+    expect(answered.status).toBe(303);
+    expect(JSON.stringify(model.calls.at(-1)!.messages)).toContain('"ship":true');
+  });
+
+  it('two people deciding the same action at once: the tool runs once, the loser gets 409 naming the winner', async () => {
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release!: () => void;
+    const ledger: Ledger = {
+      runs: [],
+      gate: { entered: () => entered(), release: new Promise<void>((resolve) => (release = resolve)) },
+    };
+    const { inbox, id } = await suspendedHr(ledger);
+    const ann = client(inbox, 'ann');
+    const bob = client(inbox, 'bob');
+    const annToken = await ann.csrf(`/runs/${encoded(id)}`);
+    const bobToken = await bob.csrf(`/runs/${encoded(id)}`);
+    const first = ann.post(`/runs/${encoded(id)}/decide`, {
+      csrf: annToken,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    await inside;
+    const second = await bob.post(`/runs/${encoded(id)}/decide`, {
+      csrf: bobToken,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(second.status).toBe(409);
+    expect(second.text).toContain('Already decided');
+    expect(second.text).toContain('Decided by ann');
+    release();
+    expect((await first).status).toBe(303);
+    expect(ledger.runs).toHaveLength(1);
+
+    // A double submit after the run moved on: 409 again, nothing runs.
+    const again = await ann.post(`/runs/${encoded(id)}/decide`, {
+      csrf: annToken,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(again.status).toBe(409);
+    expect(ledger.runs).toHaveLength(1);
+  });
+
+  it('two submits racing without a gate: one applies, the other is refused, the tool runs once', async () => {
+    const ledger: Ledger = { runs: [] };
+    const { inbox, id } = await suspendedHr(ledger);
+    const ann = client(inbox, 'ann');
+    const bob = client(inbox, 'bob');
+    const tokens = [await ann.csrf(`/runs/${encoded(id)}`), await bob.csrf(`/runs/${encoded(id)}`)];
+    const statuses = await Promise.all(
+      [ann, bob].map((browser, index) =>
+        browser.post(`/runs/${encoded(id)}/decide`, {
+          csrf: tokens[index]!,
+          [`decision:${SALARY_ACTION}`]: 'approve',
+        }),
+      ),
+    );
+    expect(statuses.map((each) => each.status).sort()).toEqual([303, 409]);
+    expect(ledger.runs).toHaveLength(1);
+  });
+
+  it('refuses a write without the CSRF token, with a wrong one or from another origin: 403, nothing runs', async () => {
+    const ledger: Ledger = { runs: [] };
+    const { inbox, id } = await suspendedHr(ledger);
+    const browser = client(inbox);
+    const csrf = await browser.csrf(`/runs/${encoded(id)}`);
+    const decide = { [`decision:${SALARY_ACTION}`]: 'approve' };
+    expect((await browser.post(`/runs/${encoded(id)}/decide`, decide)).status).toBe(403);
+    expect((await browser.post(`/runs/${encoded(id)}/decide`, { ...decide, csrf: `${csrf}x` })).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await browser.post(
+          `/runs/${encoded(id)}/decide`,
+          { ...decide, csrf },
+          { origin: 'https://evil.example' },
+        )
+      ).status,
+    ).toBe(403);
+    // Another session's token does not fit this session's cookie.
+    const other = await client(inbox).csrf(`/runs/${encoded(id)}`);
+    expect((await browser.post(`/runs/${encoded(id)}/decide`, { ...decide, csrf: other })).status).toBe(403);
+    expect(ledger.runs).toEqual([]);
+    expect((await store.load(id))!.status).toBe('suspended');
+  });
+
+  it('refuses an unauthorized user: 403 on every page and write, nothing runs', async () => {
+    const ledger: Ledger = { runs: [] };
+    const { inbox, id } = await suspendedHr(ledger);
+    const stranger = client(inbox, 'nobody');
+    expect((await stranger.get('/')).status).toBe(403);
+    expect((await stranger.get(`/runs/${encoded(id)}`)).status).toBe(403);
+    // A session whose CSRF token is valid, once the user is one `authorize` refuses.
+    const browser = client(inbox, 'ann');
+    const csrf = await browser.csrf(`/runs/${encoded(id)}`);
+    browser.as('nobody');
+    const deciding = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(deciding.status).toBe(403);
+    expect(ledger.runs).toEqual([]);
+  });
+
+  it('renders a <script> in tool arguments as text', async () => {
+    const { inbox, id } = await suspendedHr(
+      { runs: [] },
+      {
+        employeeId: '<script>alert("x")</script>',
+        salary: 60_000,
+        note: '"><img src=x onerror=alert(1)>',
+      },
+    );
+    const browser = client(inbox);
+    for (const path of ['/', `/runs/${encoded(id)}`]) {
+      const page = await browser.get(path);
+      expect(page.text).not.toContain('<script>alert');
+      expect(page.text).not.toContain('<img src=x');
+      expect(page.text).toContain('&lt;script&gt;alert(');
+    }
+  });
+
+  it('records the deciding identity as `by` in the audit trail of the next suspension', async () => {
+    store = makeStore();
+    const ledger: Ledger = { runs: [] };
+    const first = hrAgents(ledger);
+    const { desk } = deskAgent();
+    // Two actions in two runs; decide the hr one and look at nothing else moving.
+    const hrRun = (await first.hr.run('Raise Ann')) as SuspendedResult;
+    const deskRun = (await desk.run('Ask')) as SuspendedResult;
+    await store.save(hrRun.continuation);
+    await store.save(deskRun.continuation);
+    const inbox = testConsole(store, { agents: { hr: first.hr, desk } });
+    const browser = client(inbox, 'carol@example.com');
+    const listing = await browser.get('/');
+    expect(listing.text).toContain('update_salary');
+    expect(listing.text).toContain('ask_manager');
+    const csrf = await browser.csrf(`/runs/${encoded(hrRun.continuation.id)}`);
+    const decided = await browser.post(`/runs/${encoded(hrRun.continuation.id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(decided.status).toBe(303);
+    expect((await store.load(deskRun.continuation.id))!.status).toBe('suspended');
+    expect(ledger.runs).toEqual([{ employeeId: 'E-42', salary: 60_000 }]);
+  });
+
+  it('approval links: confirm, then the same link again is refused; expired and forged links do nothing', async () => {
+    const ledger: Ledger = { runs: [] };
+    const { inbox, id } = await suspendedHr(ledger);
+    const url = await inbox.links.url(id, SALARY_ACTION, 'approve');
+    const path = new URL(url).pathname;
+    // Opened by someone the app does not know: the link itself authorizes it.
+    const visitor = client(inbox, '');
+    const confirm = await visitor.get(path);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('<button type="submit">Approve</button>');
+    expect(confirm.text).toContain('&quot;salary&quot;: 60000');
+    expect(ledger.runs).toEqual([]);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(confirm.text)![1]!;
+    expect((await visitor.post(path, {})).status).toBe(403);
+    const applied = await visitor.post(path, { csrf });
+    expect(applied.status).toBe(303);
+    expect(ledger.runs).toHaveLength(1);
+
+    const reused = await visitor.post(path, { csrf });
+    expect(reused.status).toBe(409);
+    expect(reused.text).toContain('This link was already used.');
+    expect(reused.text).toContain('Decided by link');
+    expect((await visitor.get(path)).status).toBe(409);
+    expect(ledger.runs).toHaveLength(1);
+
+    const next = await suspendedHr(ledger);
+    const expired = await next.inbox.links.url(next.id, SALARY_ACTION, 'approve', {
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    const expiredPath = new URL(expired).pathname;
+    const late = client(next.inbox, 'ann');
+    expect((await late.get(expiredPath)).status).toBe(410);
+    const lateToken = await late.csrf(`/runs/${encoded(next.id)}`);
+    const expiredPost = await late.post(expiredPath, { csrf: lateToken });
+    expect(expiredPost.status).toBe(410);
+    expect(expiredPost.text).toContain('This link has expired');
+
+    const good = new URL(await next.inbox.links.url(next.id, SALARY_ACTION, 'reject')).pathname;
+    const forged = good.replace(/.$/, (last) => (last === 'A' ? 'B' : 'A'));
+    expect((await late.get(forged)).status).toBe(400);
+    expect((await late.post(forged, { csrf: lateToken })).status).toBe(400);
+    const goneAction = new URL(await next.inbox.links.url(next.id, 'call_payroll/nope', 'approve')).pathname;
+    expect((await late.get(goneAction)).status).toBe(404);
+    expect(ledger.runs).toHaveLength(1);
+    expect((await store.load(next.id))!.status).toBe('suspended');
+
+    // A reject link carries the reason the person types.
+    const rejectPage = await late.get(good);
+    expect(rejectPage.text).toContain('<button type="submit">Reject</button>');
+    const rejectToken = /name="csrf" value="([^"]+)"/.exec(rejectPage.text)![1]!;
+    expect((await late.post(good, { csrf: rejectToken, reason: 'not now' })).status).toBe(303);
+    expect(JSON.stringify(next.agents.benefitsModel.calls.at(-1)!.messages)).toContain('not now');
+    expect(ledger.runs).toHaveLength(1);
+  });
+});
+
+describe('console options', () => {
+  it('hands decisions to submitDecisions instead of resuming, once', async () => {
+    const store = createMemoryStore();
+    const ledger: Ledger = { runs: [] };
+    const agents = hrAgents(ledger);
+    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(result.continuation);
+    const submitted: Array<[string, unknown]> = [];
+    const inbox = testConsole(store, {
+      agents: { hr: agents.hr },
+      submitDecisions: async (id, decisions) => {
+        submitted.push([id, decisions]);
+      },
+      basePath: '/inbox',
+    });
+    const browser = client(inbox, 'dan');
+    const id = result.continuation.id;
+    const csrf = await browser.csrf(`/inbox/runs/${encoded(id)}`);
+    const invalid = await browser.post(`/inbox/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'edit',
+      [`arg:${SALARY_ACTION}:employeeId`]: 'E-42',
+      [`arg:${SALARY_ACTION}:salary`]: '1.5',
+    });
+    expect(invalid.status).toBe(422);
+    expect(submitted).toEqual([]);
+    const ok = await browser.post(`/inbox/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(ok.status).toBe(303);
+    expect(ok.location).toBe(`/inbox/runs/${encoded(id)}?outcome=submitted`);
+    expect(submitted).toEqual([[id, { [SALARY_ACTION]: { type: 'approve', by: 'dan' } }]]);
+    const twice = await browser.post(`/inbox/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(twice.status).toBe(409);
+    expect(twice.text).toContain('Decided by dan');
+    expect(submitted).toHaveLength(1);
+    expect(ledger.runs).toEqual([]);
+  });
+
+  it('offers only the decisions a policy allows, and refuses others on submit', async () => {
+    const store = createMemoryStore();
+    const ledger: Ledger = { runs: [] };
+    const agents = hrAgents(ledger);
+    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(result.continuation);
+    const inbox = testConsole(store, {
+      agents: { hr: agents.hr },
+      policies: () => ({
+        [SALARY_ACTION]: {
+          description: 'Salary changes need HR sign-off',
+          allowedDecisions: ['approve', 'reject'],
+        },
+      }),
+    });
+    const browser = client(inbox);
+    const id = result.continuation.id;
+    const page = await browser.get(`/runs/${encoded(id)}`);
+    expect(page.text).toContain('Salary changes need HR sign-off');
+    expect(page.text).not.toContain('Approve with edited arguments');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const refused = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'edit',
+      [`arg:${SALARY_ACTION}:employeeId`]: 'E-42',
+      [`arg:${SALARY_ACTION}:salary`]: '1',
+    });
+    expect(refused.status).toBe(422);
+    expect(ledger.runs).toEqual([]);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * Agents and a cookie-keeping client for the console tests: a three-level HR run (hr → payroll →
+ * benefits, whose `update_salary` needs approval) and a one-level desk agent that asks a human.
+ */
+import {
+  agentTool,
+  type ContinuationStore,
+  createContinuableAgent,
+  defineTool,
+  humanTool,
+  type JsonValue,
+  type ModelRequest,
+} from '@agent-continuations/core';
+import { lastToolResults, scriptedModel } from '@agent-continuations/testing';
+import { z } from 'zod';
+import { type ConsoleOptions, createConsole } from '../src/index';
+
+export const SECRET = 'console-test-secret-0123456789';
+
+/** The tool's runs, and an optional gate a test holds the tool at. */
+export interface Ledger {
+  runs: Array<{ employeeId: string; salary: number }>;
+  gate?: { entered: () => void; release: Promise<void> };
+}
+
+const echo = (request: ModelRequest) =>
+  `Result: ${JSON.stringify(lastToolResults(request.messages)[0]?.output)}`;
+
+export function hrAgents(ledger: Ledger, args: JsonValue = { employeeId: 'E-42', salary: 60_000 }) {
+  const benefitsModel = scriptedModel([
+    { toolCalls: [{ name: 'update_salary', args, id: 'call_salary' }] },
+    echo,
+  ]);
+  const updateSalary = defineTool({
+    name: 'update_salary',
+    description: 'Change an employee salary',
+    parameters: z.object({
+      employeeId: z.string().min(1),
+      salary: z.number().int().positive().max(500_000).multipleOf(100),
+      note: z.string().optional(),
+    }),
+    needsApproval: true,
+    execute: async ({ employeeId, salary }) => {
+      if (ledger.gate) {
+        ledger.gate.entered();
+        await ledger.gate.release;
+      }
+      ledger.runs.push({ employeeId, salary });
+      return `salary of ${employeeId} set to ${salary}`;
+    },
+  });
+  const benefits = createContinuableAgent({ name: 'benefits', model: benefitsModel, tools: [updateSalary] });
+  const payroll = createContinuableAgent({
+    name: 'payroll',
+    model: scriptedModel([
+      { toolCalls: [{ name: 'benefits', args: { input: 'raise E-42' }, id: 'call_benefits' }] },
+      echo,
+    ]),
+    tools: [agentTool(benefits)],
+  });
+  const hr = createContinuableAgent({
+    name: 'hr',
+    model: scriptedModel([
+      { toolCalls: [{ name: 'payroll', args: { input: 'raise for Ann' }, id: 'call_payroll' }] },
+      echo,
+    ]),
+    tools: [agentTool(payroll)],
+  });
+  return { hr, payroll, benefits, benefitsModel };
+}
+
+export function deskAgent() {
+  const model = scriptedModel([
+    { toolCalls: [{ name: 'ask_manager', args: { question: 'Ship it?' }, id: 'call_ask' }] },
+    echo,
+  ]);
+  const desk = createContinuableAgent({
+    name: 'desk',
+    model,
+    tools: [
+      humanTool({
+        name: 'ask_manager',
+        parameters: z.object({ question: z.string() }),
+        response: z.object({ ship: z.boolean() }),
+      }),
+    ],
+  });
+  return { desk, model };
+}
+
+/** The action id of the depth-3 salary approval. */
+export const SALARY_ACTION = 'call_payroll/call_benefits/call_salary';
+
+/** A console whose `authorize` reads the user from the `x-user` header (`nobody` is refused). */
+export function testConsole(store: ContinuationStore, options: Partial<ConsoleOptions> = {}) {
+  return createConsole({
+    store,
+    secret: SECRET,
+    authorize: (request) => {
+      const user = request.headers.get('x-user');
+      return user && user !== 'nobody' ? { id: user } : undefined;
+    },
+    ...options,
+  });
+}
+
+/** A browser-like client: keeps the CSRF cookie, sends forms, does not follow redirects. */
+export function client(handler: { fetch(request: Request): Promise<Response> }, user = 'ann') {
+  let cookie = '';
+  const origin = 'http://console.test';
+  async function send(path: string, init: RequestInit = {}) {
+    const headers = new Headers(init.headers);
+    if (user) headers.set('x-user', user);
+    if (cookie) headers.set('cookie', cookie);
+    const response = await handler.fetch(new Request(`${origin}${path}`, { ...init, headers }));
+    const set = response.headers.get('set-cookie');
+    if (set) cookie = set.split(';')[0]!;
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      text: await response.text(),
+    };
+  }
+  return {
+    /** Act as another user from now on, in the same browser session. */
+    as(name: string) {
+      user = name;
+    },
+    get: (path: string) => send(path),
+    post: (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      send(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    /** Open a page and read its form's CSRF token. */
+    async csrf(path: string) {
+      const page = await send(path);
+      const token = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1];
+      if (!token) throw new Error(`no CSRF token on ${path} (${page.status}): ${page.text.slice(0, 300)}`);
+      return token;
+    },
+  };
+}
