@@ -9,17 +9,22 @@
  * resume.
  */
 import {
+  type ApprovalLinks,
   type CheckpointLog,
   type ContinuableAgent,
   ContinuationError,
   type ContinuationStore,
   DEFAULT_RECOVERY_ATTEMPTS,
+  type DeadlineAction,
   isContinuationError,
+  type OnSuspend,
   type RunResult,
   recover,
   recoverRun,
   resumeStored,
   runDurably,
+  suspendNotice,
+  sweepDeadlines,
 } from '@agent-continuations/core';
 import PgBoss from 'pg-boss';
 import {
@@ -80,6 +85,25 @@ export interface WorkerOptions extends QueueOptions {
   maxAttempts?: number;
   /** Called with every run's outcome, e.g. for metrics. */
   onResult?: (result: RunResult<unknown>) => void;
+  /**
+   * Told of each run that suspends waiting for people (after it is saved), with approval links
+   * when `links` is given, e.g. `createWebhookNotifier(...)`. Its errors go to `onError`.
+   */
+  onSuspend?: OnSuspend;
+  /** Sign approve and reject links into the notices of `onSuspend`. */
+  links?: ApprovalLinks;
+  /**
+   * Sweep for actions past their deadline (see `sweepDeadlines` in the core) every `intervalMs`
+   * (60 s by default) and apply `onDeadline`: `reject` (by default) or `escalate` (notify again
+   * through `onSuspend`, once per action per worker). Every worker may sweep: claims keep each
+   * decision to one of them.
+   */
+  deadlines?: {
+    intervalMs?: number;
+    onDeadline?: DeadlineAction;
+    /** The rejection reason the model reads. */
+    reason?: string;
+  };
   /** Called with errors the worker survives (a failed job is retried by pg-boss). */
   onError?: (error: unknown) => void;
 }
@@ -136,6 +160,7 @@ export function createWorker(options: WorkerOptions): Worker {
   const inFlight = new Set<Promise<unknown>>();
   let client: JobClient | undefined;
   let recovering: ReturnType<typeof setInterval> | undefined;
+  let sweeping: ReturnType<typeof setInterval> | undefined;
   let started: Promise<void> | undefined;
   const durable = { owner: id, leaseMs };
 
@@ -149,14 +174,45 @@ export function createWorker(options: WorkerOptions): Worker {
     return work.finally(() => inFlight.delete(work));
   };
 
-  /** Save a suspension; one suspended by a predicate (a shutdown) is handed to another worker at once. */
+  /**
+   * Save a suspension; one suspended by a predicate (a shutdown) is handed to another worker at
+   * once, one waiting for people is notified.
+   */
   const settle = async (result: RunResult<unknown>, saved = false) => {
     if (result.status === 'suspended') {
       if (!saved) await store.save(result.continuation);
       if (result.continuation.suspendedBy.type === 'predicate')
         await client!.submitDecisions(result.continuation.id, {});
+      else await notify(result.continuation);
     }
     options.onResult?.(result);
+  };
+
+  /** A failed notice does not fail the job: the run is saved, and a retried job would not notify. */
+  const notify = async (continuation: Parameters<typeof suspendNotice>[0]) => {
+    if (!options.onSuspend) return;
+    try {
+      const notice = await suspendNotice(continuation, options.links ? { links: options.links } : {});
+      if (notice.actions.length > 0) await options.onSuspend(notice);
+    } catch (error) {
+      options.onError?.(error);
+    }
+  };
+
+  const escalated = new Set<string>();
+  const sweepOverdue = async () => {
+    if (shutdown.signal.aborted) return;
+    const report = await sweepDeadlines({
+      store,
+      agents,
+      escalated,
+      ...(options.deadlines?.onDeadline ? { onDeadline: options.deadlines.onDeadline } : {}),
+      ...(options.deadlines?.reason ? { reason: options.deadlines.reason } : {}),
+      ...(options.onSuspend ? { onSuspend: options.onSuspend } : {}),
+      ...(options.links ? { links: options.links } : {}),
+      resume: { owner: id, leaseMs, ...(log ? { log } : {}) },
+    });
+    for (const { error } of report.failed) options.onError?.(error);
   };
 
   const runJob = async (job: RunJob) => {
@@ -318,6 +374,12 @@ export function createWorker(options: WorkerOptions): Worker {
             options.recoverIntervalMs ?? 1000,
           );
         }
+        if (options.deadlines) {
+          sweeping = setInterval(
+            () => void track(sweepOverdue()).catch((error) => options.onError?.(error)),
+            options.deadlines.intervalMs ?? 60_000,
+          );
+        }
       })();
       await started;
     },
@@ -325,6 +387,7 @@ export function createWorker(options: WorkerOptions): Worker {
       // Agents suspend at their next step boundary; their handlers save them and enqueue the resume.
       shutdown.abort();
       if (recovering) clearInterval(recovering);
+      if (sweeping) clearInterval(sweeping);
       const names = await createQueues(boss, options);
       await boss.offWork(names.run);
       await boss.offWork(names.resume);
