@@ -73,7 +73,13 @@ export function jsonLine(value: JsonValue | undefined, max = 160): string {
 
 /** `hr › ask_payroll › payroll › transfer`. */
 export function chainText(action: Action): string {
-  return action.path.map((segment) => `${segment.agent} › ${segment.toolName}`).join(' › ');
+  const names: string[] = [];
+  action.path.forEach((segment, index) => {
+    names.push(segment.agent);
+    // A sub-agent's tool usually bears its name: say it once.
+    if (segment.toolName !== action.path[index + 1]?.agent) names.push(segment.toolName);
+  });
+  return names.join(' › ');
 }
 
 /** How long ago, in words. */
@@ -304,13 +310,19 @@ function editFields(view: ActionView, slug: string, value: (name: string, fallba
         )}</select>${help}`;
       case 'number':
       case 'integer':
-        return html`${label}<input type="number" id="${inputId}" name="${name}" value="${shown}" step="${field.type === 'integer' ? '1' : 'any'}"${bound('min', field.minimum ?? field.exclusiveMinimum)}${bound('max', field.maximum ?? field.exclusiveMaximum)}${required}${describedBy}>${help}`;
+        return html`${label}<input type="number" id="${inputId}" name="${name}" value="${shown}" step="${field.type === 'integer' ? '1' : 'any'}"${bound('min', field.minimum ?? nudge(field.exclusiveMinimum, field.type, 1))}${bound('max', field.maximum ?? nudge(field.exclusiveMaximum, field.type, -1))}${required}${describedBy}>${help}`;
       case 'string':
         return html`${label}<input type="text" id="${inputId}" name="${name}" value="${shown}"${field.pattern ? html` pattern="${`.*(?:${field.pattern}).*`}"` : ''}${bound('minlength', field.minLength)}${bound('maxlength', field.maxLength)}${required}${describedBy}>${help}`;
       default:
         return html`${label}<textarea id="${inputId}" name="${name}"${required}${describedBy}>${shown}</textarea>${help}`;
     }
   })}</div>`;
+}
+
+/** An exclusive bound as the inclusive one an input can carry (exact for integers). */
+function nudge(limit: number | undefined, type: FieldSpec['type'], direction: 1 | -1): number | undefined {
+  if (limit === undefined || type !== 'integer') return limit;
+  return direction > 0 ? Math.floor(limit) + 1 : Math.ceil(limit) - 1;
 }
 
 function options(text: string): string {
@@ -340,7 +352,7 @@ function transcript(messages: Message[]): Html {
                 case 'reasoning':
                   return html`<pre>${part.type === 'reasoning' ? '(reasoning) ' : ''}${String(part.text)}</pre>`;
                 case 'tool-call':
-                  return html`<p>calls <code>${String(part.toolName)}</code> <span class="muted">(${String(part.toolCallId)})</span></p><pre>${json(part.input as JsonValue)}</pre>`;
+                  return html`<p>calls <code>${String(part.toolName)}</code> <span class="muted">(${String(part.toolCallId)})</span></p><pre>${json(part.args as JsonValue)}</pre>`;
                 case 'tool-result':
                   return html`<p>result of <code>${String(part.toolName)}</code>${part.isError ? ' (error)' : ''}</p><pre>${json(part.output as JsonValue)}</pre>`;
                 default:

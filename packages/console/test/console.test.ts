@@ -31,7 +31,7 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     const browser = client(inbox);
     const page = await browser.get('/');
     expect(page.status).toBe(200);
-    expect(page.text).toContain('hr › payroll › payroll › benefits › benefits › update_salary');
+    expect(page.text).toContain('hr › payroll › benefits › update_salary');
     expect(page.text).toContain(`/runs/${encoded(id)}#action-${SALARY_ACTION}`);
     expect((await browser.get('/?agent=benefits')).text).toContain('update_salary');
     expect((await browser.get('/?tool=update_salary')).text).toContain('update_salary');
@@ -53,12 +53,13 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     expect(page.text).toContain('&quot;salary&quot;: 60000');
     // A form generated from update_salary's schema, with the browser's own validation.
     expect(page.text).toMatch(
-      /<input type="number"[^>]*name="arg:call_payroll\/call_benefits\/call_salary:salary"[^>]*value="60000"[^>]*step="1"[^>]*max="500000"[^>]*required/,
+      /<input type="number"[^>]*name="arg:call_payroll\/call_benefits\/call_salary:salary"[^>]*value="60000"[^>]*step="1"[^>]*min="1"[^>]*max="500000"[^>]*required/,
     );
     expect(page.text).toMatch(/<label for="[^"]+">salary \(required\)<\/label>/);
     expect(page.text).toContain('Approve with edited arguments');
     expect(page.text).toContain('<button type="submit">Submit decisions</button>');
     expect(page.text).toContain('<h2 id="h-transcript">Transcript</h2>');
+    expect(page.text).toContain('calls <code>update_salary</code>');
   });
 
   it('refuses edited arguments that fail the schema (422, nothing runs), then applies valid ones: the tool runs once with them', async () => {
