@@ -145,7 +145,8 @@ function showText(
 export function actionLine(action: Action): string {
   const chain = action.path.map((segment) => segment.agent).join(' > ');
   const asks = action.kind === 'input' ? ` asks ${json(action.request ?? null)}` : '';
-  return `${action.kind} ${action.id}  ${chain} > ${action.toolName} ${json(action.args)}${asks}`;
+  const due = action.deadline === undefined ? '' : `  due ${action.deadline}`;
+  return `${action.kind} ${action.id}  ${chain} > ${action.toolName} ${json(action.args)}${asks}${due}`;
 }
 
 /** The error for an id that is not in the store. */
