@@ -54,4 +54,30 @@ export type ModelStreamEvent =
 export interface ModelPort {
   generate(request: ModelRequest): Promise<ModelResponse>;
   stream?(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * Optional: the port for one segment of a run, the model calls from a start or a resume to the
+   * suspension, completion or failure that ends it, made one after another. The engine closes it
+   * when the segment ends, whatever the outcome, so a framework call kept open across the steps
+   * (one call driving several model steps) can be finished there.
+   *
+   * @example
+   * ```ts
+   * const model: ModelPort = {
+   *   generate: (request) => oneCall(request),
+   *   openSegment() {
+   *     const call = openFrameworkCall();
+   *     return { generate: (request) => call.nextStep(request), close: () => call.finish() };
+   *   },
+   * };
+   * ```
+   */
+  openSegment?(): ModelSegment;
+}
+
+/** The model calls of one segment of a run (see {@link ModelPort.openSegment}). */
+export interface ModelSegment {
+  generate(request: ModelRequest): Promise<ModelResponse>;
+  stream?(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /** The segment ended: no more calls come. Must not throw. */
+  close(): void;
 }
