@@ -11,9 +11,24 @@ import type {
   ModelResponse,
   ModelStreamEvent,
 } from '@agent-continuations/core';
-import { generateText, type ModelMessage, stepCountIs, streamText, type Tool } from 'ai';
-import { type AnySettings, instructionsOf, LOOP_ONLY_KEYS, prepareStepOf, STEP_CALLBACK } from './compat';
-import { AI_SDK_KEY, toModelMessages, toNeutralMessage } from './messages';
+import {
+  generateText,
+  type ModelMessage,
+  stepCountIs,
+  streamText,
+  type TextStreamPart,
+  type Tool,
+  type ToolSet,
+} from 'ai';
+import {
+  type AnySettings,
+  instructionsOf,
+  LOOP_ONLY_KEYS,
+  prepareStepOf,
+  STEP_CALLBACK,
+  STEP_RESPONSE_MESSAGES,
+} from './compat';
+import { AI_SDK_KEY, toModelMessage, toNeutralMessage } from './messages';
 import { isRejection } from './rejection';
 import type { StepRecord } from './steps';
 
@@ -23,6 +38,87 @@ interface StepParts {
   usage: Parameters<typeof toResponse>[1];
   finishReason: string;
   rawFinishReason: string | undefined;
+}
+
+/** The request a call's next step answers, with its prompt. */
+interface Current {
+  request: ModelRequest;
+  history: ModelMessage[];
+}
+
+/**
+ * Settings that one SDK call kept open across a segment's steps honours as one call per step
+ * does. Any other setting (step callbacks, telemetry, timeouts, stream transforms, `output`)
+ * would see the calls themselves, so an agent with one makes a call per step.
+ */
+const SEGMENT_SAFE = new Set<string>([
+  ...LOOP_ONLY_KEYS,
+  'model',
+  'maxOutputTokens',
+  'temperature',
+  'topP',
+  'topK',
+  'presencePenalty',
+  'frequencyPenalty',
+  'stopSequences',
+  'seed',
+  'maxRetries',
+  'headers',
+  'providerOptions',
+  'toolChoice',
+  'activeTools',
+  'experimental_activeTools',
+  'allowSystemInMessages',
+  'experimental_download',
+  'experimental_include',
+  'include',
+  '_internal',
+  'experimental_context',
+  'onError',
+  'includeRawChunks',
+]);
+
+/**
+ * One SDK call driving the steps of a segment. Between steps it waits in its step callback,
+ * until the engine asks for the next step (the callback returns, the call goes on) or the segment
+ * ends (its stop condition then holds).
+ */
+interface OpenCall {
+  signal: AbortSignal | undefined;
+  /** The step the engine waits for; `undefined` when the call ended without making it. */
+  next: Deferred<StepParts | undefined>;
+  /** While the call waits between steps: `true` lets it make one more step, `false` ends it. */
+  parked: Deferred<boolean> | undefined;
+  /** The stop condition: the segment no longer needs this call. */
+  ended: boolean;
+  /** How many response messages earlier steps made (ai@6 repeats them in each step's). */
+  seen: number;
+  /** A streamed call's parts, read ahead into a queue. */
+  parts: unknown[];
+  read: number;
+  wake: (() => void) | undefined;
+  drained: boolean;
+  streamError: { error: unknown } | undefined;
+  /** The first error of the current step (`onError` or an `error` part). */
+  failure: { error: unknown } | undefined;
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  // Read by the engine's next step, or by nobody when the segment has ended.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
 }
 
 /** The engine's model port for an agent's settings. */
@@ -38,6 +134,16 @@ export function createModelPort(settings: AnySettings): ModelPort {
       return [name, schemaOnly];
     }),
   );
+  // In a call kept open across steps, the SDK must go on after a step with tool calls, which it
+  // does once each call has a result: these placeholders are never sent (the next step's prompt
+  // is the engine's history, with the engine's results).
+  const placeholderTools = Object.fromEntries(
+    Object.entries(modelTools).map(([name, tool]) => {
+      if (tool.type === 'provider') return [name, tool];
+      const { toModelOutput: _toModelOutput, ...rest } = tool as Record<string, unknown>;
+      return [name, { ...rest, execute: placeholderResult }];
+    }),
+  );
   const skip = new Set<string>(LOOP_ONLY_KEYS);
   const callSettings = Object.fromEntries(Object.entries(settings).filter(([key]) => !skip.has(key)));
   const system = instructionsOf(settings);
@@ -47,9 +153,13 @@ export function createModelPort(settings: AnySettings): ModelPort {
   const userRepair = settings.experimental_repairToolCall as
     | ((options: Record<string, unknown>) => unknown)
     | undefined;
+  const segments = Object.entries(settings).every(
+    ([key, value]) => value === undefined || SEGMENT_SAFE.has(key),
+  );
 
-  const stepArgs = async (request: ModelRequest): Promise<Record<string, unknown>> => {
-    const history = await promptMessages(request.messages, tools);
+  /** The SDK call's arguments; `open` for a call kept open across a segment's steps. */
+  const callArgs = (at: () => Current, open?: OpenCall): Record<string, unknown> => {
+    const { signal } = at().request;
     return {
       ...callSettings,
       ...(system === undefined ? {} : { system }),
@@ -61,78 +171,294 @@ export function createModelPort(settings: AnySettings): ModelPort {
       ...(userRepair
         ? {
             experimental_repairToolCall: (options: Record<string, unknown>) =>
-              userRepair({ ...options, messages: history }),
+              userRepair({ ...options, messages: at().history }),
           }
         : {}),
       prepareStep: async (options: Record<string, unknown>) => {
-        // The user's prepareStep sees the run's real step number and the whole history.
-        const own = (await userPrepareStep?.({ ...options, stepNumber: request.step, messages: history })) as
-          | Record<string, unknown>
-          | undefined;
-        return { ...own, messages: own?.messages ?? history };
+        const { request, history } = at();
+        // The user's prepareStep sees the run's real step number and the whole history; in a call
+        // kept open, what a call of its own would show: no earlier steps, the settings' context.
+        const seen = open ? { steps: [], experimental_context: settings.experimental_context } : {};
+        const own = (await userPrepareStep?.({
+          ...options,
+          ...seen,
+          stepNumber: request.step,
+          messages: history,
+        })) as Record<string, unknown> | undefined;
+        return {
+          ...own,
+          messages: own?.messages ?? history,
+          ...(open
+            ? { experimental_context: own?.experimental_context ?? settings.experimental_context }
+            : {}),
+        };
       },
-      tools: modelTools,
-      stopWhen: stepCountIs(1),
-      ...(request.signal ? { abortSignal: request.signal } : {}),
+      tools: open ? placeholderTools : modelTools,
+      stopWhen: open ? () => open.ended : stepCountIs(1),
+      ...(signal ? { abortSignal: signal } : {}),
     };
   };
 
-  return {
-    async generate(request) {
-      const result = await generateText(
-        (await stepArgs(request)) as unknown as Parameters<typeof generateText>[0],
-      );
-      return toResponse(result.response.messages, result.usage, result.finishReason, result.rawFinishReason);
-    },
-    async *stream(request): AsyncIterable<ModelStreamEvent> {
-      let failure: { error: unknown } | undefined;
-      // The step as the SDK hands it to the step callback. Reading the result's promises instead
-      // (`response`, `usage`, ...) would split the stream once more for each of them.
-      let finished: StepParts | undefined;
-      const result = streamText({
-        ...((await stepArgs(request)) as unknown as Parameters<typeof streamText>[0]),
-        onError: async (event: { error: unknown }) => {
-          failure ??= { error: event.error };
-          await userOnError?.(event);
-        },
-        [STEP_CALLBACK]: async (step: StepParts) => {
-          finished = step;
-          await userStepCallback?.(step);
-        },
-      });
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') yield { type: 'text-delta', delta: part.text };
-        // Tool-input deltas pass through the engine's stream to the UI stream, as the SDK sends them.
-        else if (part.type === 'tool-input-start' && !part.providerExecuted)
-          yield { type: 'tool-input-start', toolCallId: part.id, toolName: part.toolName } as never;
-        else if (part.type === 'tool-input-delta')
-          yield { type: 'tool-input-delta', toolCallId: part.id, delta: part.delta } as never;
-        else if (part.type === 'reasoning-delta') yield { type: 'reasoning-delta', delta: part.text };
-        else if (part.type === 'tool-call' && !part.providerExecuted) {
-          yield {
-            type: 'tool-call',
-            toolCall: {
-              type: 'tool-call',
-              toolCallId: part.toolCallId,
-              toolName: part.toolName,
-              args: part.input as never,
-            },
-          };
-        } else if (part.type === 'error') failure ??= { error: part.error };
+  const generate = async (current: Current): Promise<ModelResponse> => {
+    const result = await generateText(
+      callArgs(() => current) as unknown as Parameters<typeof generateText>[0],
+    );
+    return toResponse(result.response.messages, result.usage, result.finishReason, result.rawFinishReason);
+  };
+
+  async function* stream(current: Current): AsyncIterable<ModelStreamEvent> {
+    let failure: { error: unknown } | undefined;
+    // The step as the SDK hands it to the step callback. Reading the result's promises instead
+    // (`response`, `usage`, ...) would split the stream once more for each of them.
+    let finished: StepParts | undefined;
+    const result = streamText({
+      ...(callArgs(() => current) as unknown as Parameters<typeof streamText>[0]),
+      onError: async (event: { error: unknown }) => {
+        failure ??= { error: event.error };
+        await userOnError?.(event);
+      },
+      [STEP_CALLBACK]: async (step: StepParts) => {
+        finished = step;
+        await userStepCallback?.(step);
+      },
+    });
+    for await (const part of result.fullStream) {
+      const event = streamEvent(part);
+      if (event) yield event;
+      else if (part.type === 'error') failure ??= { error: part.error };
+    }
+    if (failure) throw failure.error;
+    const step = finished ?? {
+      response: await result.response,
+      usage: await result.usage,
+      finishReason: await result.finishReason,
+      rawFinishReason: await result.rawFinishReason,
+    };
+    yield { type: 'finish', response: responseOf(step) };
+  }
+
+  /** A call kept open: the step callback hands each step over, then waits for the next request. */
+  const openCall = (signal: AbortSignal | undefined): OpenCall => ({
+    signal,
+    next: deferred(),
+    parked: undefined,
+    ended: false,
+    seen: 0,
+    parts: [],
+    read: 0,
+    wake: undefined,
+    drained: false,
+    streamError: undefined,
+    failure: undefined,
+  });
+  const handOver = async (call: OpenCall, step: StepParts) => {
+    const all = step.response.messages;
+    const own = STEP_RESPONSE_MESSAGES === 'own' ? all : all.slice(call.seen);
+    call.seen = all.length;
+    const parked = deferred<boolean>();
+    call.parked = parked;
+    call.next.resolve({
+      response: { messages: own },
+      usage: step.usage,
+      finishReason: step.finishReason,
+      rawFinishReason: step.rawFinishReason,
+    });
+    call.ended = !(await parked.promise);
+  };
+  /** Let a parked call make one more step (`true`) or end (`false`). */
+  const release = (call: OpenCall, more: boolean) => {
+    const parked = call.parked;
+    call.parked = undefined;
+    if (more) call.next = deferred();
+    else call.ended = true;
+    parked?.resolve(more);
+  };
+
+  const startGenerate = (at: () => Current): OpenCall => {
+    const call = openCall(at().request.signal);
+    generateText({
+      ...callArgs(at, call),
+      [STEP_CALLBACK]: (step: StepParts) => handOver(call, step),
+    } as unknown as Parameters<typeof generateText>[0]).then(
+      () => call.next.resolve(undefined),
+      (error: unknown) => call.next.reject(error),
+    );
+    return call;
+  };
+
+  const startStream = (at: () => Current): OpenCall => {
+    const call = openCall(at().request.signal);
+    const result = streamText({
+      ...callArgs(at, call),
+      onError: async (event: { error: unknown }) => {
+        call.failure ??= { error: event.error };
+        await userOnError?.(event);
+      },
+      [STEP_CALLBACK]: (step: StepParts) => handOver(call, step),
+    } as unknown as Parameters<typeof streamText>[0]);
+    // Read ahead, so that the call ends on its own once the segment no longer reads it.
+    void (async () => {
+      try {
+        for await (const part of result.fullStream) {
+          call.parts.push(part);
+          call.wake?.();
+        }
+      } catch (error) {
+        call.streamError = { error };
+      } finally {
+        call.drained = true;
+        call.wake?.();
+        call.next.resolve(undefined);
       }
-      if (failure) throw failure.error;
-      const step = finished ?? {
-        response: await result.response,
-        usage: await result.usage,
-        finishReason: await result.finishReason,
-        rawFinishReason: await result.rawFinishReason,
+    })();
+    return call;
+  };
+
+  /** The next part of a streamed call, or `undefined` at its end. */
+  const nextPart = async (call: OpenCall): Promise<TextStreamPart<ToolSet> | undefined> => {
+    while (call.read === call.parts.length && !call.drained) {
+      await new Promise<void>((wake) => {
+        call.wake = wake;
+      });
+      call.wake = undefined;
+    }
+    if (call.read === call.parts.length) {
+      if (call.streamError) throw call.streamError.error;
+      return undefined;
+    }
+    const part = call.parts[call.read] as TextStreamPart<ToolSet>;
+    call.parts[call.read++] = undefined;
+    if (call.read === call.parts.length) {
+      call.parts.length = 0;
+      call.read = 0;
+    }
+    return part;
+  };
+
+  const port: ModelPort = {
+    async generate(request) {
+      return generate({ request, history: await promptMessages(request.messages, tools) });
+    },
+    async *stream(request) {
+      yield* stream({ request, history: await promptMessages(request.messages, tools) });
+    },
+  };
+  if (!segments) return port;
+
+  return {
+    ...port,
+    openSegment() {
+      let current: Current | undefined;
+      let open: OpenCall | undefined;
+      const at = () => current!;
+      /** The open call can make the next step of this request. */
+      const goesOn = (request: ModelRequest) =>
+        open?.parked !== undefined && open.signal === request.signal && !request.signal?.aborted;
+      const end = () => {
+        if (open) release(open, false);
+        open = undefined;
       };
-      yield {
-        type: 'finish',
-        response: toResponse(step.response.messages, step.usage, step.finishReason, step.rawFinishReason),
+      return {
+        async generate(request) {
+          const next = { request, history: await promptMessages(request.messages, tools) };
+          if (open && goesOn(request)) {
+            current = next;
+            const call = open;
+            release(call, true);
+            const step = await call.next.promise;
+            if (step) return responseOf(step);
+          }
+          // The call ended without this step (it stops on its own after a step it cannot go on
+          // from): a new call makes it.
+          end();
+          current = next;
+          const call = startGenerate(at);
+          open = call;
+          const step = await call.next.promise;
+          if (!step) throw new Error('The AI SDK call ended without a step.');
+          return responseOf(step);
+        },
+        async *stream(request) {
+          const next = { request, history: await promptMessages(request.messages, tools) };
+          let call: OpenCall;
+          let fresh = false;
+          if (open && goesOn(request)) {
+            call = open;
+            current = next;
+            call.failure = undefined;
+            release(call, true);
+          } else {
+            end();
+            current = next;
+            call = startStream(at);
+            open = call;
+            fresh = true;
+          }
+          let yielded = false;
+          let done = false;
+          try {
+            for (;;) {
+              const part = await nextPart(call);
+              if (part === undefined || part.type === 'finish-step') break;
+              const event = streamEvent(part);
+              if (event) {
+                yielded = true;
+                yield event;
+              } else if (part.type === 'error') call.failure ??= { error: part.error };
+            }
+            if (call.failure) throw call.failure.error;
+            const step = await call.next.promise;
+            if (step) {
+              done = true;
+              yield { type: 'finish', response: responseOf(step) };
+              return;
+            }
+            if (fresh || yielded) throw new Error('The AI SDK stream ended before its step finished.');
+            // The call ended without this step: a new call makes it.
+            open = undefined;
+            done = true;
+            yield* this.stream!(request);
+          } finally {
+            // Left before the step's end (a failure, or the reader stopped): this call makes no more steps.
+            if (!done && open === call) end();
+          }
+        },
+        close: end,
       };
     },
   };
+}
+
+/** The engine's event for one stream part of a step, if it has one. */
+function streamEvent(part: TextStreamPart<ToolSet>): ModelStreamEvent | undefined {
+  if (part.type === 'text-delta') return { type: 'text-delta', delta: part.text };
+  // Tool-input deltas pass through the engine's stream to the UI stream, as the SDK sends them.
+  if (part.type === 'tool-input-start' && !part.providerExecuted)
+    return { type: 'tool-input-start', toolCallId: part.id, toolName: part.toolName } as never;
+  if (part.type === 'tool-input-delta')
+    return { type: 'tool-input-delta', toolCallId: part.id, delta: part.delta } as never;
+  if (part.type === 'reasoning-delta') return { type: 'reasoning-delta', delta: part.text };
+  if (part.type === 'tool-call' && !part.providerExecuted) {
+    return {
+      type: 'tool-call',
+      toolCall: {
+        type: 'tool-call',
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        args: part.input as never,
+      },
+    };
+  }
+  return undefined;
+}
+
+/** What a placeholder tool returns in a call kept open (see `placeholderTools`). */
+function placeholderResult(): null {
+  return null;
+}
+
+function responseOf(step: StepParts): ModelResponse {
+  return toResponse(step.response.messages, step.usage, step.finishReason, step.rawFinishReason);
 }
 
 /**
@@ -144,7 +470,7 @@ async function promptMessages(
   messages: readonly Message[],
   tools: Record<string, Tool>,
 ): Promise<ModelMessage[]> {
-  const converted = deniedForm(messages, toModelMessages(messages));
+  const converted = messages.map(promptMessage);
   if (!Object.values(tools).some((tool) => tool.toModelOutput)) return converted;
   const inputs = new Map<string, unknown>();
   for (const message of messages) {
@@ -178,24 +504,36 @@ async function promptMessages(
 }
 
 /**
+ * Each message of a transcript as the SDK's, converted once: the engine adds to a run's
+ * transcript and never changes a message in it, and each step sends the whole transcript.
+ */
+const promptForms = new WeakMap<Message, ModelMessage>();
+
+function promptMessage(message: Message): ModelMessage {
+  let converted = promptForms.get(message);
+  if (!converted) {
+    converted = deniedForm(message, toModelMessage(message));
+    promptForms.set(message, converted);
+  }
+  return converted;
+}
+
+/**
  * Rejected calls' results (the core's rejection text, marked as an error) in the SDK's own denial
  * form, `execution-denied`. Its reason is the core's whole text, with the human's reason in it:
  * the words every adapter's model reads, so a run handed over between frameworks reads the same.
  */
-function deniedForm(messages: readonly Message[], converted: ModelMessage[]): ModelMessage[] {
-  return converted.map((message, index) => {
-    const neutral = messages[index]!;
-    if (message.role !== 'tool' || neutral.role !== 'tool') return message;
-    let changed = false;
-    const content = message.content.map((part) => {
-      if (part.type !== 'tool-result') return part;
-      const source = neutral.content.find((result) => result.toolCallId === part.toolCallId);
-      if (!source?.isError || !isRejection(source.output)) return part;
-      changed = true;
-      return { ...part, output: { type: 'execution-denied' as const, reason: source.output as string } };
-    });
-    return changed ? { ...message, content } : message;
+function deniedForm(neutral: Message, message: ModelMessage): ModelMessage {
+  if (message.role !== 'tool' || neutral.role !== 'tool') return message;
+  let changed = false;
+  const content = message.content.map((part) => {
+    if (part.type !== 'tool-result') return part;
+    const source = neutral.content.find((result) => result.toolCallId === part.toolCallId);
+    if (!source?.isError || !isRejection(source.output)) return part;
+    changed = true;
+    return { ...part, output: { type: 'execution-denied' as const, reason: source.output as string } };
   });
+  return changed ? { ...message, content } : message;
 }
 
 function toResponse(

@@ -31,7 +31,12 @@ export type SdkStep = Record<string, unknown> & {
  * The last `count` model calls of a transcript as SDK steps (a model call's assistant message,
  * and the tool message with its results when there is one).
  */
-export function stepsOf(messages: readonly Message[], count: number, settings: AnySettings): SdkStep[] {
+export function stepsOf(
+  messages: readonly Message[],
+  count: number,
+  settings: AnySettings,
+  built?: BuiltSteps,
+): SdkStep[] {
   if (count <= 0) return [];
   const starts: number[] = [];
   for (let i = messages.length - 1; i >= 0 && starts.length < count; i--) {
@@ -43,13 +48,28 @@ export function stepsOf(messages: readonly Message[], count: number, settings: A
     const assistant = messages[index] as Extract<Message, { role: 'assistant' }>;
     const next = messages[index + 1];
     const tool = next?.role === 'tool' ? next : undefined;
+    const from = STEP_RESPONSE_MESSAGES === 'own' ? index : first;
+    const known = built?.get(assistant);
+    if (known && known.tool === tool && known.stepNumber === stepNumber && known.from === from) {
+      return known.step;
+    }
     const end = tool ? index + 2 : index + 1;
     // Converted when read: most stop conditions never read them, and they are checked every step.
-    const responseMessages = () =>
-      toModelMessages(messages.slice(STEP_RESPONSE_MESSAGES === 'own' ? index : first, end));
-    return buildStep(assistant, tool, stepNumber, model, settings, responseMessages);
+    const responseMessages = () => toModelMessages(messages.slice(from, end));
+    const step = buildStep(assistant, tool, stepNumber, model, settings, responseMessages);
+    built?.set(assistant, { tool, stepNumber, from, step });
+    return step;
   });
 }
+
+/**
+ * Steps already built, by their assistant message: a step is the same while its message, its
+ * tool results and its place in the segment are.
+ */
+export type BuiltSteps = WeakMap<
+  Message,
+  { tool: Message | undefined; stepNumber: number; from: number; step: SdkStep }
+>;
 
 /**
  * `stopWhen` (the settings', or a `ToolLoopAgent`'s default) as the suspension predicate
@@ -59,10 +79,12 @@ export function stepsOf(messages: readonly Message[], count: number, settings: A
 export function stopWhenPredicate(settings: AnySettings, isAgent: boolean): SuspendPredicate | undefined {
   const conditions = stopConditionsOf(settings, isAgent);
   if (conditions.length === 0) return undefined;
+  // Checked before every model call, each time over all the segment's steps so far.
+  const built: BuiltSteps = new WeakMap();
   return {
     name: 'stopWhen',
     async check({ messages, step, segment }) {
-      const steps = stepsOf(messages, step - segment.step, settings);
+      const steps = stepsOf(messages, step - segment.step, settings, built);
       if (steps.length === 0) return false;
       for (const condition of conditions) if (await condition({ steps: steps as never[] })) return true;
       return false;
