@@ -21,6 +21,12 @@ export interface CommandContext {
   read(file: string): Promise<string>;
   /** Write `text` to `file` (relative to the working folder). */
   write(file: string, text: string): Promise<void>;
+  /** Print a line for people while the command runs (a long-running command's progress). */
+  say(text: string): void;
+  /** Print a warning line on standard error. */
+  warn(text: string): void;
+  /** Aborted when a long-running command should stop (besides SIGINT and SIGTERM). */
+  signal?: AbortSignal;
 }
 
 /** What a command reports: `json` for `--json`, `text` for people. */

@@ -12,6 +12,7 @@ import {
   type EncryptionOptions,
   isContinuationError,
 } from '@agent-continuations/core';
+import { consoleCommand } from './console-command';
 import type { Command, CommandContext, CommandOutput } from './context';
 import { answer, approve, reject, resume } from './decide';
 import { exportCommand, importCommand, validate, verify } from './files';
@@ -27,6 +28,8 @@ export interface CliIo {
   cwd: string;
   /** The whole of standard input, for `-` operands. */
   stdin(): Promise<string>;
+  /** Stops a long-running command (`console`), as SIGINT does. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -51,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   validate,
   export: exportCommand,
   import: importCommand,
+  console: consoleCommand,
 };
 
 const GLOBAL = {
@@ -78,11 +82,6 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
       out.stdout(`${help()}\n`);
       return name === undefined ? EXIT.usage : EXIT.ok;
-    }
-    if (name === 'console') {
-      throw new UsageError(
-        'The console (the web approval inbox) is not available in this build of the command line.',
-      );
     }
     const command = COMMANDS[name];
     if (!command) throw new UsageError(`Unknown command "${name}".\n\n${help()}`);
@@ -115,6 +114,9 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
       },
       read: (file) => readInput(out, file),
       write: (file, text) => writeFile(resolve(out.cwd, file), text, 'utf8'),
+      say: (text) => out.stdout(`${safe(text)}\n`),
+      warn: (text) => out.stderr(`${safe(text)}\n`),
+      ...(out.signal ? { signal: out.signal } : {}),
     };
     print(out, await command.run(context), json);
     return EXIT.ok;

@@ -20,7 +20,7 @@ describe('agent-continuations usage', () => {
   afterAll(() => ws.dispose());
 
   it(
-    'refuses bad store URLs, unknown commands and options, and the console, with exit code 2',
+    'refuses bad store URLs, unknown commands and options, and a console without agents, with exit code 2',
     async () => {
       const runs = await Promise.all(
         [
@@ -56,7 +56,7 @@ describe('agent-continuations usage', () => {
       expect(help.code).toBe(0);
       expect(help.stdout).toContain('Exit codes: 0 done, 1 refused or failed');
       expect(console.code).toBe(2);
-      expect(console.stderr).toContain('not available in this build');
+      expect(console.stderr).toContain('console needs --agents FILE');
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toContain('Unknown command "delete-everything"');
       expect(option.code).toBe(2);
