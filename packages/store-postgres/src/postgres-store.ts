@@ -3,6 +3,12 @@
  * `jsonb`), the body as canonical JSON text (or a ciphertext). Every claim is one conditional
  * UPDATE, so among claimers on any number of connections and machines exactly one wins. Leases and
  * expiry are timed by the database clock, so workers on machines with skewed clocks agree.
+ *
+ * Throughput: every hot statement is a named prepared statement (parsed and planned once per
+ * connection); loads and completions issued while another is on its way go to the server
+ * together as one statement, so that concurrent resumes in one process share a round trip and a
+ * commit (one WAL flush for many completions); completing with a next continuation is one
+ * statement.
  */
 import {
   type Claim,
@@ -87,6 +93,64 @@ interface Row {
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
+/** Most calls one batched statement carries. */
+const BATCH_MAX = 256;
+
+/** A query config for a named prepared statement, its name derived from its text (FNV-1a). */
+function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return { name: `ac_${(hash >>> 0).toString(36)}_${text.length.toString(36)}`, text, values };
+}
+
+/**
+ * Calls to `run` made while one of its batches is on its way to the server are gathered and sent
+ * together when it returns (at most {@link BATCH_MAX} at once): one round trip, and for writes one
+ * commit, for many callers. With `distinct`, a key already in a batch waits for the next one, so
+ * a statement never carries the same row twice. A batch that fails is retried one call at a time,
+ * so that one call's error is only its own.
+ */
+function batched<I, O>(
+  run: (items: I[]) => Promise<O[]>,
+  distinct?: (item: I) => string,
+): (item: I) => Promise<O> {
+  type Waiting = { item: I; resolve: (value: O) => void; reject: (error: unknown) => void };
+  let queue: Waiting[] = [];
+  let busy = false;
+  const settle = async (batch: Waiting[]) => {
+    try {
+      const results = await run(batch.map((waiting) => waiting.item));
+      for (const [i, waiting] of batch.entries()) waiting.resolve(results[i]!);
+    } catch (error) {
+      if (batch.length === 1) batch[0]!.reject(error);
+      else for (const waiting of batch) await settle([waiting]);
+    }
+  };
+  const drain = async () => {
+    busy = true;
+    while (queue.length > 0) {
+      const batch: Waiting[] = [];
+      const rest: Waiting[] = [];
+      const keys = new Set<string>();
+      for (const waiting of queue) {
+        const key = distinct?.(waiting.item);
+        if (batch.length >= BATCH_MAX || (key !== undefined && keys.has(key))) rest.push(waiting);
+        else {
+          if (key !== undefined) keys.add(key);
+          batch.push(waiting);
+        }
+      }
+      queue = rest;
+      await settle(batch);
+    }
+    busy = false;
+  };
+  return (item) =>
+    new Promise<O>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (!busy) void drain();
+    });
+}
 const STATUS = `CASE WHEN completed THEN 'completed'
   WHEN failed THEN 'failed'
   WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired'
@@ -179,7 +243,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   };
   const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
     await ready();
-    return pool.query<R>(text, values);
+    return pool.query<R>(prepared(text, values));
   };
   const UPSERT = `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)
@@ -200,6 +264,40 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       await encodeStoredBody(continuation, encryption),
     ];
   };
+  // One statement completes a claim and saves the next continuation, so that the claim's end and
+  // the new record commit together in one round trip. Only for a next record other than the
+  // claimed one (a statement cannot update one row twice); the same id goes through a transaction.
+  const COMPLETE_AND_SAVE = `WITH done AS (
+      UPDATE ${table} SET completed = true WHERE id = $1 AND claim_token = $2 AND NOT completed AND NOT failed
+      RETURNING id)
+    INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
+    SELECT $3::text, $4::text, $5::text, $6::jsonb, $7::text, $8::timestamptz, $9::text FROM done
+    ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
+      metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
+      body = excluded.body, completed = false, failed = false, error = NULL, claim_owner = NULL,
+      claim_token = NULL, lease_until = NULL`;
+  const loadMany = batched(async (ids: string[]) => {
+    const { rows } = await query<Row>(`SELECT ${SUMMARY}, body FROM ${table} WHERE id = ANY($1::text[])`, [
+      ids,
+    ]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id));
+  });
+  // Completions of distinct claims, in one UPDATE; a claim that no longer holds is not returned.
+  const completeMany = batched(
+    async (claims: Claim[]) => {
+      const { rows } = await query<{ id: string }>(
+        `UPDATE ${table} AS t SET completed = true
+         FROM unnest($1::text[], $2::text[]) AS c(id, token)
+         WHERE t.id = c.id AND t.claim_token = c.token AND NOT t.completed AND NOT t.failed
+         RETURNING t.id`,
+        [claims.map((claim) => claim.id), claims.map((claim) => claim.token)],
+      );
+      const done = new Set(rows.map((row) => row.id));
+      return claims.map((claim) => done.has(claim.id));
+    },
+    (claim) => claim.id,
+  );
   const heldUpdate = async (claim: Claim, set: string, values: unknown[] = []) => {
     const { rowCount } = await query(`UPDATE ${table} SET ${set} WHERE ${HELD}`, [
       claim.id,
@@ -234,8 +332,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       await query(UPSERT, await upsertValues(continuation, saveOptions));
     },
     async load(id: string): Promise<StoredContinuation | undefined> {
-      const { rows } = await query<Row>(`SELECT ${SUMMARY}, body FROM ${table} WHERE id = $1`, [id]);
-      const row = rows[0];
+      const row = await loadMany(id);
       if (!row) return undefined;
       return { ...summaryOf(row), continuation: await decodeStoredBody(row.body!, row.id, encryption) };
     },
@@ -296,8 +393,16 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
     async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
       const { next, ...saveOptions } = completeOptions;
-      if (!next) return heldUpdate(claim, 'completed = true');
+      if (!next) {
+        if (!(await completeMany(claim))) throw claimLost(claim);
+        return;
+      }
       const values = await upsertValues(next, saveOptions);
+      if (next.id !== claim.id) {
+        const { rowCount } = await query(COMPLETE_AND_SAVE, [claim.id, claim.token, ...values]);
+        if (!rowCount) throw claimLost(claim);
+        return;
+      }
       await ready();
       const client = await pool.connect();
       try {
