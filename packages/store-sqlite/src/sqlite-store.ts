@@ -1,7 +1,9 @@
 /**
  * The continuation store on SQLite: one table, index fields in clear columns, the body as
  * canonical JSON text (or a ciphertext). Several processes may share the file: WAL mode, a busy
- * timeout, and every claim is one conditional UPDATE, so exactly one claimer wins.
+ * timeout, and every claim is one conditional UPDATE, so exactly one claimer wins. Statements are
+ * prepared once; a claim that wins and a completion without a next continuation are one
+ * statement each, with no explicit transaction around them.
  */
 import {
   type Claim,
@@ -46,6 +48,18 @@ export interface SqliteStoreOptions {
   encryption?: Encryption;
   /** How long a write waits for another process's lock, in ms; 10 s by default. */
   busyTimeoutMs?: number;
+  /**
+   * When a commit is flushed to disk (SQLite's `synchronous` with WAL). `'normal'` (the default):
+   * a commit survives the process crashing or being killed, and the database is never corrupted,
+   * but a power loss or an OS crash may undo the last commits before the next checkpoint.
+   * `'full'`: every commit is flushed (fsync) before it returns, so it survives a power loss too,
+   * at the price of a disk flush per write (often 10× slower writes). Ignored for a `database`
+   * you pass in, whose settings stay yours.
+   *
+   * @example
+   * const store = createSqliteStore({ path: 'payments.db', synchronous: 'full' });
+   */
+  synchronous?: 'normal' | 'full';
 }
 
 /** A {@link ContinuationStore} on SQLite, with its database for inspection. */
@@ -109,6 +123,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const db = options.database ?? new Database(options.path!);
   const { encryption } = options;
   db.pragma('journal_mode = WAL');
+  if (!options.database) db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
   db.exec(`
     CREATE TABLE IF NOT EXISTS ${table} (
@@ -263,13 +278,17 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         token: crypto.randomUUID(),
         leaseUntil: new Date(now + (claimOptions.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
       };
-      const refusal = claimOrRefusal.immediate({
+      const params = {
         id,
         owner: claim.owner,
         token: claim.token,
         leaseUntil: Date.parse(claim.leaseUntil),
         now,
-      });
+      };
+      // The UPDATE alone is atomic: when it wins, nothing else is needed. When it does not, the
+      // transaction tries again and reads why it was refused in the same write lock.
+      if (claimRow.run(params).changes === 1) return claim;
+      const refusal = claimOrRefusal.immediate(params);
       if (refusal === undefined) return claim;
       throw claimRefused(
         id,
@@ -286,7 +305,11 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
       const { next, ...saveOptions } = completeOptions;
-      completeWith.immediate(claim, next && (await row(next, saveOptions)));
+      if (!next) {
+        if (completeRow.run({ id: claim.id, token: claim.token }).changes === 0) throw claimLost(claim);
+        return;
+      }
+      completeWith.immediate(claim, await row(next, saveOptions));
     },
     async release(claim: Claim) {
       if (releaseRow.run({ id: claim.id, token: claim.token }).changes === 0) throw claimLost(claim);
