@@ -199,10 +199,32 @@ export interface ConsoleOptions {
 
 /** A console: a `fetch` handler, the Hono app behind it, and approval links that point at it. */
 export interface Console {
+  /**
+   * Answer one request.
+   *
+   * @example
+   * ```ts
+   * export const GET = (request: Request) => inbox.fetch(request); // a Next.js route handler
+   * ```
+   */
   fetch(request: Request): Promise<Response>;
-  /** The Hono app, to mount with `app.route(...)` or to add middleware to. */
+  /**
+   * The Hono app, to mount with `app.route(...)` or to add middleware to.
+   *
+   * @example
+   * ```ts
+   * inbox.app.use('*', logger());
+   * ```
+   */
   app: Hono;
-  /** Approval links for this console (`${baseUrl}/links/<token>`), signed with its secret. */
+  /**
+   * Approval links for this console (`${baseUrl}/links/<token>`), signed with its secret.
+   *
+   * @example
+   * ```ts
+   * await chat.post(await inbox.links.url(continuation.id, action.id, 'approve'));
+   * ```
+   */
   links: ReturnType<typeof createApprovalLinks>;
 }
 
@@ -252,8 +274,12 @@ export function createConsole(options: ConsoleOptions): Console {
   const app = base ? new Hono().basePath(base) : new Hono();
 
   app.onError((error, c) => {
-    const message = error instanceof Error ? error.message : String(error);
-    return c.html(messagePage(base, 'Something went wrong', [message]), 500);
+    // A typed error explains itself; anything else stays in the server's log.
+    if (isContinuationError(error)) {
+      return c.html(messagePage(base, 'Something went wrong', [`${error.code}: ${error.message}`]), 500);
+    }
+    console.error(error);
+    return c.html(messagePage(base, 'Something went wrong', ['The server failed; see its log.']), 500);
   });
   app.notFound((c) => c.html(messagePage(base, 'Not found', ['There is no page here.']), 404));
 

@@ -117,6 +117,12 @@ export function argsFromForm(
  * Check `value` against the subset of JSON Schema the console understands (type, enum, const,
  * required, properties, additionalProperties: false, items, numeric and length bounds, pattern);
  * other keywords are left to the tool's own validation. Returns the problems found.
+ *
+ * @example
+ * ```ts
+ * checkSchema({ amount: -1 }, { type: 'object', properties: { amount: { type: 'number', minimum: 0 } } });
+ * // ['arguments.amount must be at least 0.']
+ * ```
  */
 export function checkSchema(value: unknown, schema: unknown, where = 'arguments'): string[] {
   if (!isRecord(schema)) return [];

@@ -1,7 +1,15 @@
 import { type ContinuationStore, createMemoryStore, type SuspendedResult } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { client, deskAgent, hrAgents, type Ledger, SALARY_ACTION, testConsole } from './fixtures';
+import {
+  client,
+  deskAgent,
+  hrAgents,
+  type Ledger,
+  paymentsAgent,
+  SALARY_ACTION,
+  testConsole,
+} from './fixtures';
 
 const stores: Array<[string, () => ContinuationStore]> = [
   ['memory', () => createMemoryStore()],
@@ -295,6 +303,48 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     expect(decided.status).toBe(303);
     expect((await store.load(deskRun.continuation.id))!.status).toBe('suspended');
     expect(ledger.runs).toEqual([{ employeeId: 'E-42', salary: 60_000 }]);
+  });
+
+  it('decides several actions of a run in one form; a later console names the decider from the audit trail', async () => {
+    store = makeStore();
+    const sent: string[] = [];
+    const payments = paymentsAgent(sent);
+    const result = (await payments.run('Pay both')) as SuspendedResult;
+    await store.save(result.continuation);
+    const id = result.continuation.id;
+    const ann = client(testConsole(store, { agents: { payments } }), 'ann');
+    const csrf = await ann.csrf(`/runs/${encoded(id)}`);
+    const decided = await ann.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      'decision:call_a': 'approve',
+      'decision:call_b': 'reject',
+      'reason:call_b': 'duplicate',
+    });
+    expect(decided.status).toBe(303);
+    expect(sent).toEqual(['10 to ann']);
+    const next = (await store.list({ runId: result.continuation.runId, status: 'suspended' })).items[0]!;
+    expect(decided.location).toBe(`/runs/${encoded(next.id)}?outcome=suspended`);
+    const trail = (await store.load(next.id))!.continuation.decisions;
+    expect(trail.map((entry) => [entry.actionId, entry.type, entry.by, entry.reason])).toEqual([
+      ['call_a', 'approve', 'ann', undefined],
+      ['call_b', 'reject', 'ann', 'duplicate'],
+    ]);
+    const nextPage = await ann.get(decided.location!);
+    expect(nextPage.text).toContain('The run went on and waits again.');
+    expect(nextPage.text).toContain('duplicate');
+
+    // Another console process, without this one's memory: the audit trail names the decider.
+    const bob = client(testConsole(store, { agents: { payments } }), 'bob');
+    const bobToken = await bob.csrf(`/runs/${encoded(next.id)}`);
+    const late = await bob.post(`/runs/${encoded(id)}/decide`, {
+      csrf: bobToken,
+      'decision:call_a': 'approve',
+    });
+    expect(late.status).toBe(409);
+    expect(late.text).toContain('Decided by ann');
+    expect(sent).toEqual(['10 to ann']);
+    // The old continuation's page points at the run's latest one.
+    expect((await bob.get(`/runs/${encoded(id)}`)).text).toContain(`/runs/${encoded(next.id)}`);
   });
 
   it('approval links: confirm, then the same link again is refused; expired and forged links do nothing', async () => {

@@ -142,3 +142,27 @@ export function client(handler: { fetch(request: Request): Promise<Response> }, 
     },
   };
 }
+
+/** One agent whose first turn asks for two transfers at once and whose second asks for one more. */
+export function paymentsAgent(sent: string[]) {
+  const transfer = defineTool({
+    name: 'transfer',
+    parameters: z.object({ to: z.string(), amount: z.number().positive() }),
+    needsApproval: true,
+    execute: async ({ to, amount }) => {
+      sent.push(`${amount} to ${to}`);
+      return 'sent';
+    },
+  });
+  const model = scriptedModel([
+    {
+      toolCalls: [
+        { name: 'transfer', args: { to: 'ann', amount: 10 }, id: 'call_a' },
+        { name: 'transfer', args: { to: 'bob', amount: 20 }, id: 'call_b' },
+      ],
+    },
+    { toolCalls: [{ name: 'transfer', args: { to: 'cy', amount: 30 }, id: 'call_c' }] },
+    'done',
+  ]);
+  return createContinuableAgent({ name: 'payments', model, tools: [transfer] });
+}
