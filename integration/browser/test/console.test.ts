@@ -66,7 +66,7 @@ describe('the approval console in Chromium', () => {
     const row = page.locator('tr', { hasText: 'Ada Lovelace' });
     expect(await row.count()).toBe(1);
     const line = await row.textContent();
-    expect(line).toMatch(/hr › payroll › payroll › salary › salary › update_salary/);
+    expect(line).toMatch(/hr ›.* payroll ›.* salary ›.* update_salary/);
     expect(line).toContain('approval');
 
     await row.getByRole('link', { name: 'Open' }).click();
@@ -252,7 +252,7 @@ describe('the approval console in Chromium', () => {
     const inbox = await startApprovalInbox({ dir, port: 0 });
     try {
       const page = await pageOf('hr-manager');
-      await page.setViewportSize({ width: 1200, height: 640 });
+      await page.setViewportSize({ width: 1200, height: 380 });
       await page.goto(inbox.url);
       const row = page.locator('tr', { hasText: 'update_salary' });
       expect(await row.count()).toBe(1);
