@@ -35,9 +35,124 @@ export interface CanonicalOptions {
  * ```
  */
 export function canonicalJson(value: unknown, options: CanonicalOptions = {}): string {
+  // The common case: plain JSON. A copy of the objects whose keys are sorted, built in sorted
+  // order (the rest shared as they are), is then written by the engine's own JSON.stringify.
+  const ordered = inOrder(value, options.preserveOrderUnder, 0);
+  if (ordered !== REFUSED) return JSON.stringify(ordered);
+  // Anything else takes the careful writer, which says what and where.
   const out = { text: '' };
   write(value, out, options, true, [], 0);
   return out.text;
+}
+
+/** What {@link inOrder} answers for a value that is not plain JSON. */
+const REFUSED: unique symbol = Symbol('refused');
+
+function isPlainObject(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * `value` with every object whose keys are sorted rebuilt with its keys in sorted order, so that
+ * `JSON.stringify` of it is the canonical text; members named in `keep` (and all below them) are
+ * shared unchanged. {@link REFUSED} for anything where `JSON.stringify` and the careful writer
+ * could differ: a value that is not plain JSON, nesting past the bound, or a key that looks like an
+ * array index (an object lists those first, whatever the order they were added in).
+ */
+function inOrder(value: unknown, keep: ReadonlySet<string> | undefined, depth: number): unknown {
+  if (typeof value !== 'object' || value === null) return isPlainLeaf(value) ? value : REFUSED;
+  if (depth > MAX_JSON_DEPTH) return REFUSED;
+  if (Array.isArray(value)) {
+    // Copied only when an item changes (`undefined` items are written as `null` either way).
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      const ordered = item === undefined ? item : inOrder(item, keep, depth + 1);
+      if (ordered === REFUSED) return REFUSED;
+      if (ordered !== item && copy === undefined) copy = value.slice(0, i);
+      if (copy !== undefined) copy[i] = ordered;
+    }
+    return copy ?? value;
+  }
+  if (!isPlainObject(value)) return REFUSED;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let sorted = true;
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      sorted = false;
+      break;
+    }
+  }
+  // An object already in order (as every one read from canonical text is) is shared, unless a
+  // member changes; else it is rebuilt with its keys added in order.
+  if (!sorted) keys.sort();
+  let copy: Record<string, unknown> | undefined = sorted ? undefined : {};
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const member = record[key];
+    if (member === undefined) continue;
+    const first = key.charCodeAt(0);
+    if (first >= 48 && first <= 57) return REFUSED;
+    const ordered = keep?.has(key)
+      ? isPlainJson(member, depth + 1)
+        ? member
+        : REFUSED
+      : inOrder(member, keep, depth + 1);
+    if (ordered === REFUSED) return REFUSED;
+    if (copy === undefined) {
+      if (ordered === member) continue;
+      copy = {};
+      for (let j = 0; j < i; j++) put(copy, keys[j]!, record[keys[j]!]);
+    }
+    put(copy, key, ordered);
+  }
+  return copy ?? record;
+}
+
+/** Set a member; an own `__proto__` member stays data, as `JSON.parse` makes it (assignment would not). */
+function put(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (value === undefined) return;
+  if (key === '__proto__') {
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  } else record[key] = value;
+}
+
+function isPlainLeaf(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    default:
+      return value === null;
+  }
+}
+
+/**
+ * Whether `JSON.stringify` writes `value` exactly as the careful writer does in its own key
+ * order: plain objects and arrays, finite numbers, nesting within the bound. `undefined` is left
+ * out of objects and written as `null` in arrays by both.
+ */
+function isPlainJson(value: unknown, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return isPlainLeaf(value);
+  if (depth > MAX_JSON_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item !== undefined && !isPlainJson(item, depth + 1)) return false;
+    }
+    return true;
+  }
+  if (!isPlainObject(value)) return false;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const member = record[key];
+    if (member !== undefined && !isPlainJson(member, depth + 1)) return false;
+  }
+  return true;
 }
 
 /** The text written so far (appending to one string is cheaper than joining many pieces). */
