@@ -1,4 +1,6 @@
 import { type ContinuationStore, createMemoryStore, type SuspendedResult } from '@agent-continuations/core';
+import { createPostgresStore } from '@agent-continuations/store-postgres';
+import { createRedisStore } from '@agent-continuations/store-redis';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -11,9 +13,27 @@ import {
   testConsole,
 } from './fixtures';
 
+const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Each store, fresh per test; Postgres in a throw-away schema, Redis under a throw-away prefix. */
 const stores: Array<[string, () => ContinuationStore]> = [
   ['memory', () => createMemoryStore()],
   ['sqlite', () => createSqliteStore({ path: ':memory:' })],
+  [
+    'postgres',
+    () => {
+      const schema = `console_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+      const store = createPostgresStore({ connectionString: PG_URL, schema });
+      return Object.assign(Object.create(store) as ContinuationStore, {
+        close: async () => {
+          await store.pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+          await store.close();
+        },
+      });
+    },
+  ],
+  ['redis', () => createRedisStore({ url: REDIS_URL, prefix: `ac-console-${crypto.randomUUID()}:` })],
 ];
 
 const encoded = (id: string) => encodeURIComponent(id);
