@@ -1,7 +1,8 @@
 /**
  * Child processes of the stores benchmark, so that each measurement has a process of its own:
  *   memory <loops|continuations|reopen|idle> <count> <dir>   resident memory of waiting agents
- *   throughput <store> <ops> <worker> <dir>             suspend, claim and resume, timed per phase
+ *   throughput <store> <ops> <worker> <dir> [lanes]     suspend, claim and resume, timed per phase,
+ *                                                       with `lanes` operations in flight (1 by default)
  *   ready <store>                                       start-up: prints the ms from process start
  *                                                       until it has a store and an agent
  * Each prints one line (JSON but for `ready`).
@@ -104,30 +105,57 @@ async function memory(kind: string, count: number, dir: string): Promise<void> {
   await store.close?.();
 }
 
-async function throughput(kind: string, ops: number, worker: string, dir: string): Promise<void> {
+/** Run `fn` over `items` with at most `lanes` calls in flight, in order within each lane. */
+async function inLanes<T, R>(
+  items: T[],
+  lanes: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(lanes, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await fn(items[index]!, index);
+      }
+    }),
+  );
+  return results;
+}
+
+async function throughput(
+  kind: string,
+  ops: number,
+  worker: string,
+  dir: string,
+  lanes: number,
+): Promise<void> {
   const store: ContinuationStore = await openBenchStore(kind, join(dir, `${kind}.db`), dir);
   const agent = approvalAgent(async () => 'done');
-  const ids: string[] = [];
   let start = performance.now();
-  for (let i = 0; i < ops; i++) {
-    const result = await agent.run(`Send 50 EUR to Bob (${worker}/${i})`);
-    if (result.status !== 'suspended') throw new Error('expected a suspension');
-    await store.save(result.continuation);
-    ids.push(result.continuation.id);
-  }
+  const ids = await inLanes(
+    Array.from({ length: ops }, (_, i) => i),
+    lanes,
+    async (i) => {
+      const result = await agent.run(`Send 50 EUR to Bob (${worker}/${i})`);
+      if (result.status !== 'suspended') throw new Error('expected a suspension');
+      await store.save(result.continuation);
+      return result.continuation.id;
+    },
+  );
   const suspendMs = performance.now() - start;
   start = performance.now();
-  const claims = [];
-  for (const id of ids) claims.push(await store.claim(id, { owner: worker }));
+  const claims = await inLanes(ids, lanes, (id) => store.claim(id, { owner: worker }));
   const claimMs = performance.now() - start;
   start = performance.now();
-  for (const claim of claims) {
+  await inLanes(claims, lanes, async (claim) => {
     const stored = (await store.load(claim.id))!;
     const action = stored.continuation.pending[0]!;
     const result = await agent.resume(stored.continuation, { [action.toolCallId]: { type: 'approve' } });
     if (result.status !== 'completed') throw new Error('expected the resume to complete');
     await store.complete(claim);
-  }
+  });
   const resumeMs = performance.now() - start;
   console.log(JSON.stringify({ ops, suspendMs, claimMs, resumeMs }));
   await store.close?.();
@@ -145,6 +173,7 @@ async function ready(kind: string): Promise<void> {
 
 if (mode === 'ready') await ready(args[0]!);
 else if (mode === 'memory') await memory(args[0]!, Number(args[1]), args[2]!);
-else if (mode === 'throughput') await throughput(args[0]!, Number(args[1]), args[2]!, args[3]!);
+else if (mode === 'throughput')
+  await throughput(args[0]!, Number(args[1]), args[2]!, args[3]!, Number(args[4] ?? 1));
 else throw new Error(`unknown mode ${mode}`);
 process.exit(0);
