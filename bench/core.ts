@@ -31,7 +31,7 @@ const MESSAGE_COUNTS = [10, 100, 1000, 10_000];
 const DEPTHS = [1, 2, 4, 8, 50];
 const RESUME_DEPTHS = [25, 50, 100];
 /** Samples of the start-up figures, each a new process. */
-const STARTS = 7;
+const STARTS = 5;
 /** Messages of each level in the depth table. */
 const LEVEL_MESSAGES = 10;
 /** Time spent measuring each operation, after the warm-up. */
