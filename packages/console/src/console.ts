@@ -667,6 +667,12 @@ export function createConsole(options: ConsoleOptions): Console {
     const stored = await store.load(id);
     if (!stored)
       return c.html(messagePage(base, 'Not found', [`No continuation "${id}" in the store.`]), 404);
+    if (stored.status === 'expired') {
+      return c.html(
+        messagePage(base, 'Expired', ['This run waited past its deadline; nothing was applied.']),
+        410,
+      );
+    }
     if (stored.status !== 'suspended') return alreadyDecided(c, id);
     const identities = new Map<string, Identity>();
     const { decisions, choices, errors } = decisionsFromForm(stored.continuation, form);

@@ -264,6 +264,26 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     expect((await store.load(id))!.status).toBe('suspended');
   });
 
+  it('refuses to decide a run that waited past its deadline: 410, nothing runs', async () => {
+    store = makeStore();
+    const ledger: Ledger = { runs: [] };
+    const { hr } = hrAgents(ledger);
+    const result = (await hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(result.continuation, { expiresAt: new Date(Date.now() + 60_000) });
+    const inbox = testConsole(store, { agents: { hr } });
+    const browser = client(inbox);
+    const id = result.continuation.id;
+    const csrf = await browser.csrf(`/runs/${encoded(id)}`);
+    // The deadline passes: saved again with an expiry in the past.
+    await store.save(result.continuation, { expiresAt: new Date(Date.now() - 1000) });
+    const late = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(late.status).toBe(410);
+    expect(ledger.runs).toEqual([]);
+  });
+
   it('refuses an unauthorized user: 403 on every page and write, nothing runs', async () => {
     const ledger: Ledger = { runs: [] };
     const { inbox, id } = await suspendedHr(ledger);
