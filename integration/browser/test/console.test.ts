@@ -34,6 +34,22 @@ describe('the approval console in Chromium', () => {
   /** The fieldset of `actionId` on a run view. */
   const fieldset = (page: Page, actionId: string) => page.locator(`fieldset[id="action-${actionId}"]`);
   const submit = (page: Page) => page.getByRole('button', { name: 'Submit decisions' }).click();
+  /** Mark the page's document, so that {@link settled} can tell when another one replaced it. */
+  const mark = (page: Page) =>
+    page.evaluate(() => {
+      document.documentElement.dataset.before = 'submit';
+    });
+  /** Wait for the page a form led to (often at the same address as the form). */
+  const settled = async (page: Page) => {
+    await page.waitForFunction(() => document.documentElement.dataset.before !== 'submit');
+    await page.waitForLoadState();
+  };
+  /** Submit the decisions and wait for the page they lead to. */
+  const decide = async (page: Page) => {
+    await mark(page);
+    await submit(page);
+    await settled(page);
+  };
   const text = (page: Page) => page.locator('body').textContent();
   /** Suspend the salary chain for `employee`; resolves to the continuation id and the action id. */
   const salaryRun = async (employee: string) => {
@@ -110,8 +126,7 @@ describe('the approval console in Chromium', () => {
     const action2 = fieldset(page, actionId);
     await action2.getByLabel('Approve with edited arguments').check();
     await action2.getByLabel(/^salary\b/).fill('125000');
-    await submit(page);
-    await page.waitForURL(`${app.url}/runs/**`);
+    await decide(page);
     expect(await text(page)).toContain('The run completed');
     expect(app.log.salaries).toEqual([{ employee: 'Grace Hopper', salary: 125_000 }]);
   });
@@ -124,8 +139,7 @@ describe('the approval console in Chromium', () => {
     const action = fieldset(page, actionId);
     await action.getByLabel('Reject', { exact: true }).check();
     await action.getByLabel('Reason').fill('Budget frozen until Q3');
-    await submit(page);
-    await page.waitForURL(`${app.url}/runs/**`);
+    await decide(page);
 
     expect(page.url()).not.toContain(id);
     const audit = await page
@@ -147,8 +161,7 @@ describe('the approval console in Chromium', () => {
     const form = fieldset(page, action!.id);
     await form.getByRole('radio', { name: 'Answer' }).check();
     await form.getByRole('textbox', { name: 'Answer' }).fill('{"allowed": true, "note": "Fridays only"}');
-    await submit(page);
-    await page.waitForURL(`${app.url}/runs/**`);
+    await decide(page);
 
     expect(await text(page)).toContain('The run completed');
     expect(app.log.answers).toEqual([{ allowed: true, note: 'Fridays only' }]);
@@ -165,9 +178,10 @@ describe('the approval console in Chromium', () => {
     const answers = [ann, bob].map((page) =>
       page.waitForResponse((response) => response.request().method() === 'POST'),
     );
+    await Promise.all([mark(ann), mark(bob)]);
     await Promise.all([submit(ann), submit(bob)]);
     const statuses = await Promise.all(answers.map(async (answer) => (await answer).status()));
-    await Promise.all([ann.waitForLoadState(), bob.waitForLoadState()]);
+    await Promise.all([settled(ann), settled(bob)]);
 
     expect(app.log.salaries.filter((run) => run.employee === 'Barbara Liskov')).toHaveLength(1);
     expect(statuses.filter((status) => status === 303)).toHaveLength(1);
@@ -196,8 +210,10 @@ describe('the approval console in Chromium', () => {
 
     // The confirmation page opened before the link was used, confirmed after.
     const second = late.waitForResponse((response) => response.request().method() === 'POST');
+    await mark(late);
     await late.getByRole('button', { name: 'Approve' }).click();
     expect((await second).status()).toBe(409);
+    await settled(late);
     expect(await text(late)).toContain('This link was already used');
     // Opened again.
     expect((await first.goto(link))?.status()).toBe(409);
@@ -271,8 +287,8 @@ describe('the approval console in Chromium', () => {
       expect(await form.count()).toBe(1);
       await form.getByLabel('Approve with edited arguments').check();
       await form.getByLabel(/^salary\b/).fill('56000');
-      await submit(page);
-      await page.waitForURL(`${inbox.url}runs/**`);
+      await decide(page);
+      expect(page.url()).toContain(`${inbox.url}runs/`);
       expect(await text(page)).toContain('The run completed');
       expect(inbox.ledger.changes()).toEqual([{ employeeId: 'E-42', salary: 56_000 }]);
     } finally {
