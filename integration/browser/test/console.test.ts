@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createApprovalLinks, listActions } from '@agent-continuations/core';
 import { startApprovalInbox } from '@agent-continuations/example-approval-inbox';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   CHROMIUM,
   CHROMIUM_ARGS,
@@ -19,6 +19,9 @@ import {
   startConsole,
   USER_HEADER,
 } from './harness';
+
+// Room for a loaded machine; each test takes a few seconds, the whole file about twenty.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe('the approval console in Chromium', () => {
   let browser: Browser;
