@@ -5,11 +5,51 @@
  * A graph with delta channels rebuilds their values from the whole chain: nothing is dropped then.
  */
 import type { RunnableConfig } from '@langchain/core/runnables';
-import { type Checkpoint, type CheckpointMetadata, MemorySaver } from '@langchain/langgraph';
+import {
+  type Checkpoint,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  MemorySaver,
+} from '@langchain/langgraph';
 
 export class PrivateSaver extends MemorySaver {
+  /** Tuples read while {@link PrivateSaver.reading} runs, by thread, namespace and checkpoint id. */
+  #read: Map<string, Promise<CheckpointTuple | undefined>> | undefined;
+
   constructor(private readonly keepHistory = false) {
     super();
+  }
+
+  /**
+   * Run `fn`, which only reads, deserializing each checkpoint once: reading the state of a
+   * finished segment asks for the same checkpoint more than once, and reviving its messages is
+   * the costly part. Each caller gets its own copy of the containers.
+   */
+  async reading<T>(fn: () => Promise<T>): Promise<T> {
+    this.#read = new Map();
+    try {
+      return await fn();
+    } finally {
+      this.#read = undefined;
+    }
+  }
+
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const read = this.#read;
+    if (!read) return super.getTuple(config);
+    const { thread_id, checkpoint_ns = '', checkpoint_id = '' } = config.configurable ?? {};
+    const key = JSON.stringify([thread_id, checkpoint_ns, checkpoint_id]);
+    let tuple = read.get(key);
+    if (!tuple) {
+      tuple = super.getTuple(config);
+      read.set(key, tuple);
+    }
+    return copyTuple(await tuple);
+  }
+
+  override async putWrites(...args: Parameters<MemorySaver['putWrites']>): Promise<void> {
+    this.#read?.clear();
+    return super.putWrites(...args);
   }
 
   override async put(
@@ -17,6 +57,7 @@ export class PrivateSaver extends MemorySaver {
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
   ): Promise<RunnableConfig> {
+    this.#read?.clear();
     const saved = await super.put(config, checkpoint, metadata);
     const threadId = saved.configurable?.thread_id as string;
     const ns = (saved.configurable?.checkpoint_ns as string | undefined) ?? '';
@@ -31,4 +72,24 @@ export class PrivateSaver extends MemorySaver {
     }
     return saved;
   }
+}
+
+/** A tuple whose containers (not the values in them) are the caller's own. */
+function copyTuple(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
+  if (!tuple) return undefined;
+  const { checkpoint } = tuple;
+  return {
+    ...tuple,
+    config: { ...tuple.config, configurable: { ...tuple.config.configurable } },
+    checkpoint: {
+      ...checkpoint,
+      channel_values: { ...checkpoint.channel_values },
+      channel_versions: { ...checkpoint.channel_versions },
+      versions_seen: { ...checkpoint.versions_seen },
+    },
+    ...(tuple.metadata ? { metadata: { ...tuple.metadata } } : {}),
+    ...(tuple.pendingWrites
+      ? { pendingWrites: tuple.pendingWrites.map((write): typeof write => [...write]) }
+      : {}),
+  };
 }

@@ -53,6 +53,7 @@ import {
 } from './keys';
 import { fromLangChainMessages, neutralMessages, toolResultPart } from './messages';
 import { actionPolicies } from './policies';
+import { PrivateSaver } from './private-saver';
 import { ModelCallCounter, PredicateControl } from './step-control';
 import { stepObserver } from './step-events';
 import { interruptedCall, oneTaskSuspension, pendingReason, raiseChildFailure } from './suspension';
@@ -196,6 +197,7 @@ export async function runSegment(
       ...(inherited.length > 0 ? { suspendWhen: inherited } : {}),
     },
   };
+  const sink = (options as { [SINK]?: ChunkSink })[SINK];
   const config = {
     configurable,
     callbacks: [counter, ...(options.callbacks ?? [])],
@@ -205,6 +207,10 @@ export async function runSegment(
     ...(options.context === undefined ? {} : { context: options.context }),
     // LangGraph's limit only when one is given: otherwise maxSteps bounds the run, as in every adapter.
     recursionLimit: options.recursionLimit ?? segment.recursionLimit ?? Number.MAX_SAFE_INTEGER,
+    // The private saver is read only when the segment ends: LangGraph writes it once, on exit
+    // (also when a step fails), instead of serializing the whole state after every step. A graph
+    // with delta channels keeps its chain, and a stream of checkpoints gets each one.
+    ...(perStepCheckpoints(segment, sink) ? {} : { durability: 'exit' }),
   };
   let failure: { error: unknown } | undefined;
   let outOfSteps = false;
@@ -215,7 +221,6 @@ export async function runSegment(
     latest = values;
     await stepEvents?.(values);
   };
-  const sink = (options as { [SINK]?: ChunkSink })[SINK];
   const forward = childForwarder(context, counter, capture, segment.messagesKey, sink, options, () => latest);
   if (forward) configurable[EVENTS_KEY] = forward;
   try {
@@ -239,7 +244,16 @@ export async function runSegment(
     else if (!isGraphDrained(error)) throw error;
   }
   const stateConfig = { configurable: { thread_id: segment.threadId, __pregel_checkpointer: segment.saver } };
-  const snapshot = await handle.getState(stateConfig, { subgraphs: true });
+  // Both reads below deserialize the same checkpoints: the private saver does it once for both.
+  const read = <T>(fn: () => Promise<T>) =>
+    segment.saver instanceof PrivateSaver ? segment.saver.reading(fn) : fn();
+  const [snapshot, root] = await read(async () => {
+    const state = await handle.getState(stateConfig, { subgraphs: true });
+    const tuple = await segment.saver.getTuple({
+      configurable: { ...stateConfig.configurable, checkpoint_ns: '' },
+    });
+    return [state, tuple] as const;
+  });
   const step = context.step + counter.calls;
   const usage = addUsage(context.usage, counter.usage);
   const messages = neutralMessages(snapshot.values, segment.messagesKey);
@@ -267,9 +281,6 @@ export async function runSegment(
     const made = oneTaskSuspension(context, counted, messages, together, capture, done, segment);
     return suspended(made, segment, context, options);
   }
-  const root = await segment.saver.getTuple({
-    configurable: { ...stateConfig.configurable, checkpoint_ns: '' },
-  });
   const mapped = mapInterrupts(
     snapshot,
     levelReader(context, segment.messagesKey),
@@ -347,6 +358,13 @@ export async function runSegment(
   // A sub-agent failed: the run fails with its error, holding the whole tree's last good state.
   if (childFailure) throw raiseChildFailure(childFailure, continuation);
   return suspended(continuation, segment, context, options);
+}
+
+/** The segment needs LangGraph's checkpoint of every step: delta channels, or a stream of checkpoints. */
+function perStepCheckpoints(segment: SegmentInput, sink: ChunkSink | undefined): boolean {
+  return (
+    segment.keepHistory || (sink?.modes.some((mode) => mode === 'checkpoints' || mode === 'debug') ?? false)
+  );
 }
 
 /** A suspension, sealed when the agent seals what it emits, told to observers first. */
