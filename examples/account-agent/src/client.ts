@@ -2,7 +2,7 @@
  * The OpenAI client the demo uses: a real endpoint when OPENAI_API_KEY is set (OPENAI_BASE_URL for
  * any OpenAI-compatible server, OPENAI_MODEL for the model), else a local scripted server.
  */
-import { startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { startScriptedOpenAIServer } from '@agent-continuations/testing/runtime';
 import OpenAI from 'openai';
 import { accountScript, SCRIPTED_MODEL } from './script';
 

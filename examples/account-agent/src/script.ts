@@ -2,7 +2,7 @@
  * What the scripted model says when no API key is set: the choices a real model would make for
  * "send 50 EUR from ACC-1 to ACC-2", decided from the transcript alone.
  */
-import { lastToolResults, type Script } from '@agent-continuations/testing';
+import { lastToolResults, type Script } from '@agent-continuations/testing/runtime';
 
 export const SCRIPTED_MODEL = 'account-agent-scripted';
 

@@ -5,7 +5,11 @@
  * OpenAI-compatible server, so every run makes the same choices.
  */
 import { agentTool, createAgent, tool } from '@agent-continuations/openai';
-import { lastToolResults, type Script, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import {
+  lastToolResults,
+  type Script,
+  startScriptedOpenAIServer,
+} from '@agent-continuations/testing/runtime';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { Ledger } from './ledger';

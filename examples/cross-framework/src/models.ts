@@ -2,7 +2,7 @@
  * Where the model runs: a real OpenAI endpoint when OPENAI_API_KEY is set (OPENAI_BASE_URL for any
  * compatible server, OPENAI_MODEL for the model), else a local scripted OpenAI-compatible server.
  */
-import { startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { startScriptedOpenAIServer } from '@agent-continuations/testing/runtime';
 import { TRIAGE_MODEL, triageScript } from './scripts';
 
 /** The endpoint and model both workers use. */

@@ -1,5 +1,5 @@
 /** What the scripted model says; it decides from the transcript alone, so either worker can go on. */
-import { lastToolResults, type Script } from '@agent-continuations/testing';
+import { lastToolResults, type Script } from '@agent-continuations/testing/runtime';
 
 export const TRIAGE_MODEL = 'support-triage';
 

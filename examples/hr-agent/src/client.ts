@@ -3,7 +3,7 @@
  * any OpenAI-compatible server, OPENAI_MODEL for the model of all three agents), else a local
  * scripted server.
  */
-import { startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { startScriptedOpenAIServer } from '@agent-continuations/testing/runtime';
 import OpenAI from 'openai';
 import { hrScripts, SCRIPTED_MODELS } from './scripts';
 

@@ -3,7 +3,7 @@
  * "give Ada a 3000 raise", decided from the transcript alone, one script per agent (each agent
  * asks for its own model name, so the scripted server routes each to its script).
  */
-import { lastToolResults, type Script } from '@agent-continuations/testing';
+import { lastToolResults, type Script } from '@agent-continuations/testing/runtime';
 
 export const SCRIPTED_MODELS = {
   hr: 'hr-scripted',

@@ -26,7 +26,7 @@ import {
   serializeContinuation,
 } from '@agent-continuations/core';
 import { createSqliteStore, type SqliteStore } from '@agent-continuations/store-sqlite';
-import { startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { startScriptedOpenAIServer } from '@agent-continuations/testing/runtime';
 import { buildOpsAgent } from './agents';
 import { type Ledger, sqliteLedger } from './ledger';
 import { scripts } from './scripts';

@@ -2,8 +2,8 @@
  * What the two models say, for the local scripted OpenAI-compatible server. A real deployment
  * points ChatOpenAI at a real model instead; the agents do not change.
  */
-import type { Script } from '@agent-continuations/testing';
-import { lastToolResults } from '@agent-continuations/testing';
+import type { Script } from '@agent-continuations/testing/runtime';
+import { lastToolResults } from '@agent-continuations/testing/runtime';
 
 export const OPS_MODEL = 'ops-model';
 export const DIAGNOSTICS_MODEL = 'diagnostics-model';

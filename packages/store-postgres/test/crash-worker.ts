@@ -2,7 +2,7 @@
  * A crash worker process on Postgres: `crash-worker.ts <url> <schema> <owner> <runs> <steps> <killAt|-> [nested] [approvals]`,
  * `nested` to run the plan in a sub-agent, `approvals` as comma-separated turns (e.g. `0,4`).
  */
-import { crashWorkerMain } from '@agent-continuations/testing';
+import { crashWorkerMain } from '@agent-continuations/testing/runtime';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
 import { postgresCrashLedger } from './crash-ledger';
 

@@ -6,7 +6,7 @@
  */
 import { createInterface } from 'node:readline';
 import { onAbort } from '@agent-continuations/core';
-import { durableTestAgent } from '@agent-continuations/testing';
+import { durableTestAgent } from '@agent-continuations/testing/runtime';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
 import { createWorker } from '../src/worker/create-worker';
 import { postgresCrashLedger } from './crash-ledger';

@@ -2,7 +2,7 @@
  * A crash worker process on SQLite: `crash-worker.ts <file> <owner> <runs> <steps> <killAt|-> [nested] [approvals]`,
  * `nested` to run the plan in a sub-agent, `approvals` as comma-separated turns (e.g. `0,3`).
  */
-import { crashWorkerMain } from '@agent-continuations/testing';
+import { crashWorkerMain } from '@agent-continuations/testing/runtime';
 import { createSqliteCheckpointLog } from '../src/checkpoints';
 import { sqliteCrashLedger } from './crash-ledger';
 

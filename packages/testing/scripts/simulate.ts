@@ -11,7 +11,7 @@ import {
   formatSummary,
   runSimulation,
   type SequenceMode,
-} from '@agent-continuations/testing';
+} from '@agent-continuations/testing/runtime';
 
 const args = process.argv.slice(2);
 const value = (name: string): string | undefined => {
