@@ -273,6 +273,20 @@ export function createConsole(options: ConsoleOptions): Console {
 
   const app = base ? new Hono().basePath(base) : new Hono();
 
+  // No script runs on these pages, no other site frames them, and a link's token never leaks
+  // through a Referer header or a shared cache.
+  app.use('*', async (c, next) => {
+    await next();
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    c.header('X-Frame-Options', 'DENY');
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('Cache-Control', 'no-store');
+  });
+
   app.onError((error, c) => {
     // A typed error explains itself; anything else stays in the server's log.
     if (isContinuationError(error)) {

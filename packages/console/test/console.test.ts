@@ -313,6 +313,11 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     );
     const browser = client(inbox);
     for (const path of ['/', `/runs/${encoded(id)}`]) {
+      const response = await inbox.fetch(
+        new Request(`http://console.test${path}`, { headers: { 'x-user': 'ann' } }),
+      );
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
       const page = await browser.get(path);
       expect(page.text).not.toContain('<script>alert');
       expect(page.text).not.toContain('<img src=x');
