@@ -113,4 +113,22 @@ describe('agent-continuations console', () => {
     },
     SLOW,
   );
+
+  it(
+    'refuses a bad port, a missing secret variable and a missing agents module with exit code 2',
+    async () => {
+      const [port, secret, agents] = await Promise.all([
+        ws.cli(['console', '--store', url, '--agents', AGENTS, '--port', 'http']),
+        ws.cli(['console', '--store', url, '--agents', AGENTS, '--secret-env', 'NO_SUCH_CONSOLE_SECRET']),
+        ws.cli(['console', '--store', url, '--agents', './missing.ts', '--port', '0']),
+      ]);
+      expect(port.code).toBe(2);
+      expect(port.stderr).toContain('--port must be a port number');
+      expect(secret.code).toBe(2);
+      expect(secret.stderr).toContain('NO_SUCH_CONSOLE_SECRET');
+      expect(agents.code).toBe(2);
+      expect(agents.stderr).toContain('does not exist');
+    },
+    SLOW,
+  );
 });
