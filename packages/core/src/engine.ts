@@ -305,6 +305,8 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     // checkpoint one sub-agent takes keeps its siblings' progress too.
     const live = new Map<string, PendingEntry>();
     const checkpoint = () => snapshot(state, { type: 'checkpoint' }, { overrides: live });
+    // Tool-call ids the transcript holds, kept as model calls add theirs (nothing else adds any).
+    const taken = toolCallIdsIn(state.messages);
     let turnDecisions = decisions;
     for (;;) {
       const calls = toolCallsOf(state.messages[state.messages.length - 1]);
@@ -387,8 +389,9 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       state.step += 1;
       state.usage = addUsage(state.usage, response.usage);
       // Repeated or empty tool-call ids would make two calls one action: each call runs once.
-      const message = jsonArgs(uniqueToolCallIds(response.message, toolCallIdsIn(state.messages)));
+      const message = jsonArgs(uniqueToolCallIds(response.message, taken));
       state.messages.push(message);
+      for (const call of toolCallsOf(message)) taken.add(call.toolCallId);
       await emit({
         type: 'model-call',
         runId: state.runId,
