@@ -166,8 +166,11 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
   const finish = async (result: RunResult<string>, prepared: Prepared): Promise<RunResult<Output>> => {
     if (result.status !== 'completed') return result as RunResult<Output>;
     const { effective, context } = prepared;
-    const steps = stepsOf(result.messages, result.step - context.segmentStart, effective);
     const spec = outputOf(effective);
+    const onFinish = onFinishOf(effective);
+    // The SDK-shaped steps are for `output` and `onFinish` alone.
+    if (!spec && !onFinish) return result as RunResult<Output>;
+    const steps = stepsOf(result.messages, result.step - context.segmentStart, effective);
     const last = steps.at(-1);
     const output = spec
       ? await spec.parseCompleteOutput(
@@ -179,7 +182,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
           },
         )
       : result.output;
-    await onFinishOf(effective)?.(finishEvent(steps, effective));
+    await onFinish?.(finishEvent(steps, effective));
     return { ...result, output: output as Output };
   };
 
