@@ -71,6 +71,29 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     expect((await browser.get('/?olderThan=soon')).status).toBe(400);
   });
 
+  it('pages through the store with its cursor', async () => {
+    store = makeStore();
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index++) {
+      const { hr } = hrAgents({ runs: [] });
+      const result = (await hr.run(`Raise ${index}`)) as SuspendedResult;
+      await store.save(result.continuation);
+      ids.push(result.continuation.id);
+    }
+    const browser = client(testConsole(store, { agents: {}, pageSize: 2 }));
+    const seen: string[] = [];
+    let path: string | undefined = '/';
+    for (let pages = 0; path && pages < 5; pages++) {
+      const page = await browser.get(path);
+      expect(page.status).toBe(200);
+      seen.push(
+        ...[...page.text.matchAll(/href="\/runs\/([^"#]+)#/g)].map((match) => decodeURIComponent(match[1]!)),
+      );
+      path = /<a href="([^"]+)">Next page<\/a>/.exec(page.text)?.[1]?.replaceAll('&amp;', '&');
+    }
+    expect(seen.sort()).toEqual([...ids].sort());
+  });
+
   it('shows the run: the chain with the arguments at each level, the transcript, a generated form', async () => {
     const { inbox, id } = await suspendedHr({ runs: [] });
     const page = await client(inbox).get(`/runs/${encoded(id)}`);
