@@ -283,7 +283,8 @@ export function createConsole(options: ConsoleOptions): Console {
     );
     c.header('X-Frame-Options', 'DENY');
     c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
+    // same-origin, not no-referrer: with no-referrer the browser posts forms with `Origin: null`.
+    c.header('Referrer-Policy', 'same-origin');
     c.header('Cache-Control', 'no-store');
   });
 
