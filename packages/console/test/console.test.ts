@@ -340,7 +340,7 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
         new Request(`http://console.test${path}`, { headers: { 'x-user': 'ann' } }),
       );
       expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
-      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('referrer-policy')).toBe('same-origin');
       const page = await browser.get(path);
       expect(page.text).not.toContain('<script>alert');
       expect(page.text).not.toContain('<img src=x');
