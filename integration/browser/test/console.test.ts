@@ -234,7 +234,7 @@ describe('the approval console in Chromium', () => {
   });
 
   it('refuses a person authorize does not allow, and shows them nothing', async () => {
-    const { id } = await salaryRun('Hedy Lamarr');
+    const { id, actionId } = await salaryRun('Hedy Lamarr');
     const page = await pageOf(REFUSED_USER);
     const inbox = await page.goto(`${app.url}/`);
     expect(inbox?.status()).toBe(403);
@@ -243,6 +243,13 @@ describe('the approval console in Chromium', () => {
     const run = await page.goto(`${app.url}/runs/${id}`);
     expect(run?.status()).toBe(403);
     expect(await text(page)).not.toContain('Hedy Lamarr');
+    const posted = await page.request.post(`${app.url}/runs/${id}/decide`, {
+      form: { [`decision:${actionId}`]: 'approve' },
+      maxRedirects: 0,
+    });
+    expect(posted.status()).toBe(403);
+    expect(app.log.salaries.filter((each) => each.employee === 'Hedy Lamarr')).toEqual([]);
+    expect((await app.store.load(id))?.status).toBe('suspended');
   });
 
   it('shows a tool argument holding <script> as text, and runs none of it', async () => {
