@@ -30,7 +30,7 @@ import { type SealConfig, sealContinuation } from './seal';
 import type { AgentStream, AgentStreamEvent } from './stream';
 import { createStream } from './stream';
 import type { ToolDefinition } from './tools';
-import { isChecked, isTrusted } from './trust';
+import { isChecked, isCheckedWith, isTrusted } from './trust';
 import { STREAMS_RUNS, settleTurn } from './turn';
 
 /**
@@ -229,8 +229,12 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       : config.seal && !isTrusted(input)
         ? await openContinuation(input, config.seal)
         : parseContinuation(input);
-    await resumable(continuation, decisions, options);
-    await checkDecisions(continuation, decisions, tools, options);
+    // A parent resuming this child checked it with these decisions already, with its whole tree;
+    // checking again at every level would cost the depth squared.
+    if (!isCheckedWith(input, decisions)) {
+      await resumable(continuation, decisions, options);
+      await checkDecisions(continuation, decisions, tools, options);
+    }
 
     const state = stateFromContinuation(continuation, await agentRef());
     // Native data is for the framework that wrote it; another one's would be stale once this runs.
@@ -303,8 +307,12 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     };
     // The state of sub-agents still running, by call: every checkpoint holds all of them, so the
     // checkpoint one sub-agent takes keeps its siblings' progress too.
-    const live = new Map<string, PendingEntry>();
-    const checkpoint = () => snapshot(state, { type: 'checkpoint' }, { overrides: live });
+    const live = new Map<string, PendingEntry | (() => PendingEntry)>();
+    const checkpoint = () => {
+      const overrides = new Map<string, PendingEntry>();
+      for (const [id, entry] of live) overrides.set(id, typeof entry === 'function' ? entry() : entry);
+      return snapshot(state, { type: 'checkpoint' }, { overrides });
+    };
     // Tool-call ids the transcript holds, kept as model calls add theirs (nothing else adds any).
     const taken = toolCallIdsIn(state.messages);
     let turnDecisions = decisions;

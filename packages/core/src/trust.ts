@@ -27,18 +27,28 @@ export function isTrusted(value: unknown): boolean {
   return typeof value === 'object' && value !== null && trusted.has(value);
 }
 
-const checked = new WeakSet<object>();
+const checked = new WeakMap<object, object | undefined>();
 
 /**
  * Mark a continuation object that is already valid (part of a tree this process parsed, or made
  * by the engine itself), so resuming it does not copy and validate it again: a parent resuming
- * its children would otherwise validate each subtree once per level above it. Internal.
+ * its children would otherwise validate each subtree once per level above it. With `decisions`,
+ * the mark also says that this resume's checks (the agent can resume it, the decisions fit it)
+ * already ran for the whole tree, before anything ran, with these very decisions. Internal.
  */
-export function markChecked(continuation: Continuation): void {
-  checked.add(continuation);
+export function markChecked(continuation: Continuation, decisions?: object): void {
+  checked.set(continuation, decisions);
 }
 
 /** Whether `value` was marked by {@link markChecked}. */
 export function isChecked(value: unknown): value is Continuation {
   return typeof value === 'object' && value !== null && checked.has(value);
+}
+
+/**
+ * Whether `value` was marked by {@link markChecked} with these very `decisions` (the same object),
+ * so that resuming it with them needs no check again.
+ */
+export function isCheckedWith(value: unknown, decisions: object): boolean {
+  return typeof value === 'object' && value !== null && checked.get(value) === decisions;
 }

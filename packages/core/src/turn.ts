@@ -30,8 +30,10 @@ export interface TurnContext {
   /**
    * The entry each call whose sub-agent runs (or ran, inside a tool still running) would have in
    * a checkpoint: its child's last step, or the sub-agents' outputs so far as the call's journal.
+   * A running child's entry is a function, called only when a checkpoint is taken: taking the
+   * child's checkpoint at each of its events would cost every level above it a snapshot.
    */
-  live: Map<string, PendingEntry>;
+  live: Map<string, PendingEntry | (() => PendingEntry)>;
   /** When the run streams: where a streamed sub-agent's events go, tagged with their path. */
   forward?: (event: AgentStreamEvent<unknown>) => void;
 }
@@ -388,7 +390,7 @@ async function runChild<I, O>(
   const streamed = turn.forward !== undefined && isStreaming(agent);
   const onEvent = async (event: RunEvent) => {
     if (event.type === 'suspend' || event.type === 'complete') return;
-    turn.live.set(toolCallId, at(event.checkpoint()));
+    turn.live.set(toolCallId, () => at(event.checkpoint()));
     const nested = { ...event, path: [segment, ...(event.path ?? [])], checkpoint: turn.checkpoint };
     // A child that cannot stream its runs (another framework's) still shows in this run's stream,
     // a step at a time: the text and tool calls of each of its model calls.
@@ -407,8 +409,9 @@ async function runChild<I, O>(
     ...(options.suspendWhen ? { suspendWhen: options.suspendWhen } : {}),
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
   };
-  // The child's state is part of this run's own tree, checked (and verified, if sealed) with it.
-  if (how.resume) markChecked(trustContinuation(how.resume.continuation));
+  // The child's state is part of this run's own tree, checked (and verified, if sealed) with it;
+  // its decisions were checked with the whole tree too, before anything ran.
+  if (how.resume) markChecked(trustContinuation(how.resume.continuation), how.resume.decisions);
   if (!streamed) {
     return how.resume
       ? agent.resume(how.resume.continuation, how.resume.decisions, childOptions)
