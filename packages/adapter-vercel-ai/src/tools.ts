@@ -176,6 +176,8 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
     }
     return definition;
   }
+  // What the tool's options carry besides the call: the same for every call of this agent.
+  const toolContext = toolOptionsContext(settings, name);
   definition.execute = async (args, ctx) => {
     refuseIfDenied(ctx);
     let messages: ModelMessage[] | undefined;
@@ -187,7 +189,7 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
         return messages;
       },
       ...(ctx.signal ? { abortSignal: ctx.signal } : {}),
-      ...toolOptionsContext(settings, name),
+      ...toolContext,
     };
     contexts.set(options, ctx);
     return lastValue(await execute(args, options as never));
