@@ -4,9 +4,9 @@
  * number in both (plain, or with a unit such as "1.2 KB" or "3.4 ms"), it prints the figure
  * before, after, and after / before.
  *
- * Rows are matched by their text columns (and the first column, which names the row even when it
- * is a number, such as a message count); rows that match nothing on the other side are listed
- * by name only.
+ * Rows are matched by their text columns, their first column (which names the row even when it
+ * is a number, such as a message count) and the columns that describe the work rather than measure
+ * it ({@link KEY_COLUMNS}); rows that match nothing on the other side are listed by name only.
  */
 import { readFileSync } from 'node:fs';
 
@@ -42,11 +42,20 @@ export function numeric(value: unknown): number | undefined {
         : number;
 }
 
-/** The name of a row: its first column and its text columns. */
+/** Numeric columns that say what work a row did (compared rows must have the same). */
+const KEY_COLUMNS = new Set(['workers', 'in flight', 'depth', 'messages', 'steps', 'model calls', 'resumes']);
+
+/** The columns that name a row: its first, its text columns and {@link KEY_COLUMNS}. */
+function keyColumns(row: Row): string[] {
+  return Object.entries(row)
+    .filter(([column, value], i) => i === 0 || KEY_COLUMNS.has(column) || numeric(value) === undefined)
+    .map(([column]) => column);
+}
+
 function rowKey(row: Row): string {
-  const entries = Object.entries(row);
-  const parts = entries.filter(([, value], i) => i === 0 || numeric(value) === undefined);
-  return parts.map(([column, value]) => `${column}=${String(value)}`).join(', ');
+  return keyColumns(row)
+    .map((column) => `${column}=${String(row[column])}`)
+    .join(', ');
 }
 
 function keyed(rows: Row[]): Map<string, Row> {
@@ -60,7 +69,11 @@ function keyed(rows: Row[]): Map<string, Row> {
 }
 
 const format = (value: number) =>
-  Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toPrecision(3);
+  Number.isInteger(value) || Math.abs(value) >= 100
+    ? value.toFixed(0)
+    : Math.abs(value) >= 1
+      ? value.toFixed(2)
+      : value.toPrecision(3);
 
 /** The comparison rows of one table present in both runs. */
 export function compareTable(before: Row[], after: Row[]): { rows: Row[]; unmatched: string[] } {
@@ -74,10 +87,11 @@ export function compareTable(before: Row[], after: Row[]): { rows: Row[]; unmatc
       unmatched.push(`only after: ${key}`);
       continue;
     }
+    const naming = new Set(keyColumns(row));
     for (const [column, value] of Object.entries(row)) {
       const a = numeric(previous[column]);
       const b = numeric(value);
-      if (a === undefined || b === undefined || key.includes(`${column}=`)) continue;
+      if (a === undefined || b === undefined || naming.has(column) || column.startsWith('goal ')) continue;
       rows.push({
         row: key,
         column,
