@@ -365,6 +365,8 @@ export function createConsole(options: ConsoleOptions): Console {
       const loaded = await Promise.all(listed.items.map((item) => store.load(item.id)));
       for (const stored of loaded) {
         if (stored?.status !== 'suspended') continue;
+        // Each run is a read of its own: an app can show each person their own tenant's runs.
+        if (!(await allow(c, { kind: 'read', continuationId: stored.id }))) continue;
         const ageMs = now - Date.parse(stored.createdAt);
         if (olderThan !== undefined && ageMs < olderThan) continue;
         if (newerThan !== undefined && ageMs > newerThan) continue;

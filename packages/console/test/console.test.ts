@@ -325,6 +325,28 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     expect(ledger.runs).toEqual([]);
   });
 
+  it('hides from the inbox the runs authorize refuses to show', async () => {
+    store = makeStore();
+    const { hr } = hrAgents({ runs: [] });
+    const { desk } = deskAgent();
+    const hrRun = (await hr.run('Raise Ann')) as SuspendedResult;
+    const deskRun = (await desk.run('Ask')) as SuspendedResult;
+    await store.save(hrRun.continuation);
+    await store.save(deskRun.continuation);
+    const inbox = testConsole(store, {
+      agents: { hr, desk },
+      authorize: (_request, access) =>
+        access.kind === 'read' && access.continuationId === deskRun.continuation.id
+          ? undefined
+          : { id: 'ann' },
+    });
+    const browser = client(inbox);
+    const page = await browser.get('/');
+    expect(page.text).toContain('update_salary');
+    expect(page.text).not.toContain('ask_manager');
+    expect((await browser.get(`/runs/${encoded(deskRun.continuation.id)}`)).status).toBe(403);
+  });
+
   it('renders a <script> in tool arguments as text', async () => {
     const { inbox, id } = await suspendedHr(
       { runs: [] },
