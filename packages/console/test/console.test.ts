@@ -536,6 +536,40 @@ describe('console options', () => {
     expect(ledger.runs).toEqual([]);
   });
 
+  it('without the agent, edits the arguments as JSON', async () => {
+    const store = createMemoryStore();
+    const agents = hrAgents({ runs: [] });
+    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(result.continuation);
+    const submitted: unknown[] = [];
+    const inbox = testConsole(store, {
+      submitDecisions: async (_id, decisions) => void submitted.push(decisions),
+    });
+    const browser = client(inbox);
+    const id = result.continuation.id;
+    const page = await browser.get(`/runs/${encoded(id)}`);
+    expect(page.text).toMatch(
+      /<label for="[^"]+">Arguments \(JSON\)<\/label><textarea[^>]*name="args:call_payroll\/call_benefits\/call_salary"/,
+    );
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const broken = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'edit',
+      [`args:${SALARY_ACTION}`]: '{"salary": ',
+    });
+    expect(broken.status).toBe(422);
+    expect(broken.text).toContain('not valid JSON');
+    const edited = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'edit',
+      [`args:${SALARY_ACTION}`]: '{"employeeId": "E-42", "salary": 70000}',
+    });
+    expect(edited.status).toBe(303);
+    expect(submitted).toEqual([
+      { [SALARY_ACTION]: { type: 'approve', args: { employeeId: 'E-42', salary: 70_000 }, by: 'ann' } },
+    ]);
+  });
+
   it('offers only the decisions a policy allows, and refuses others on submit', async () => {
     const store = createMemoryStore();
     const ledger: Ledger = { runs: [] };
