@@ -273,8 +273,8 @@ export function createConsole(options: ConsoleOptions): Console {
 
   const app = base ? new Hono().basePath(base) : new Hono();
 
-  // No script runs on these pages, no other site frames them, and a link's token never leaks
-  // through a Referer header or a shared cache.
+  // No script runs on these pages, no other site frames them, and a link's token never leaks to
+  // another site through a Referer header, nor into a shared cache.
   app.use('*', async (c, next) => {
     await next();
     c.header(
