@@ -577,6 +577,9 @@ export function createConsole(options: ConsoleOptions): Console {
         ? `Decided by ${decider.by} at ${decider.at}; nothing was applied this time.`
         : 'Someone else decided first; nothing was applied this time.',
     ];
+    if (stored?.status === 'failed') {
+      lines.push(`The run failed after that decision${stored.error ? `: ${stored.error}` : ''}.`);
+    }
     return c.html(
       messagePage(base, linkUsed ? 'Link already used' : 'Already decided', lines, [
         html`<a href="${base}/runs/${encodeURIComponent(id)}">See the run</a>`,
