@@ -5,7 +5,7 @@
  * never moves it.
  */
 import { ContinuationError } from './errors';
-import type { PendingEntry } from './format';
+import type { Continuation, PendingEntry } from './format';
 import type { JsonValue } from './json';
 
 /** A deadline: milliseconds after the suspension, or a point in time. */
@@ -67,4 +67,28 @@ function deadlineAt(deadline: Deadline, now: number): string {
     );
   }
   return at.toISOString();
+}
+
+/**
+ * For adapters that build continuations themselves: `continuation` with the run's deadline policy
+ * applied to this level's approvals and input requests that have no deadline yet (sub-agents
+ * apply it to their own). The same object when nothing changes.
+ *
+ * @example
+ * ```ts
+ * const dated = applyDeadlines(made, runOptions.deadlines);
+ * ```
+ */
+export function applyDeadlines(
+  continuation: Continuation,
+  policy: DeadlinePolicy | undefined,
+  now: number = Date.now(),
+): Continuation {
+  if (!policy) return continuation;
+  const dated = withDeadlines(continuation.pending, continuation.agent.name, () => undefined, policy, now);
+  if (!dated) return continuation;
+  return {
+    ...continuation,
+    pending: continuation.pending.map((entry) => dated.get(entry.toolCallId) ?? entry),
+  };
 }

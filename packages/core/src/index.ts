@@ -28,7 +28,13 @@ export {
 } from './checkpoint';
 export { type DecisionsByCall, decisionsByCall } from './children';
 export { openContinuation, type ParseOptions, parseContinuation, serializeContinuation } from './codec';
-export type { Deadline, DeadlineContext, DeadlinePolicy, ToolDeadline } from './deadlines';
+export {
+  applyDeadlines,
+  type Deadline,
+  type DeadlineContext,
+  type DeadlinePolicy,
+  type ToolDeadline,
+} from './deadlines';
 export { auditEntries, checkDecisions } from './decisions';
 export {
   DEFAULT_RECOVERY_ATTEMPTS,
