@@ -40,8 +40,9 @@ export function stepsOf(
   if (count <= 0) return [];
   const starts: number[] = [];
   for (let i = messages.length - 1; i >= 0 && starts.length < count; i--) {
-    if (messages[i]!.role === 'assistant') starts.unshift(i);
+    if (messages[i]!.role === 'assistant') starts.push(i);
   }
+  starts.reverse();
   const model = modelRef(settings.model);
   const first = starts[0] ?? messages.length;
   return starts.map((index, stepNumber) => {
