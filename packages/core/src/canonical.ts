@@ -78,16 +78,24 @@ function inOrder(value: unknown, keep: ReadonlySet<string> | undefined, depth: n
   if (!isPlainObject(value)) return REFUSED;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
+  // The format's objects have a handful of keys: an insertion sort in place beats a general sort
+  // (and finds keys already in order in one pass); a large object takes the general one.
   let sorted = true;
-  for (let i = 1; i < keys.length; i++) {
-    if (keys[i - 1]! > keys[i]!) {
+  if (keys.length > 24) {
+    for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!;
+    if (!sorted) keys.sort();
+  } else {
+    for (let i = 1; i < keys.length; i++) {
+      const key = keys[i]!;
+      let j = i - 1;
+      if (keys[j]! < key) continue;
       sorted = false;
-      break;
+      for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+      keys[j + 1] = key;
     }
   }
   // An object already in order (as every one read from canonical text is) is shared, unless a
   // member changes; else it is rebuilt with its keys added in order.
-  if (!sorted) keys.sort();
   let copy: Record<string, unknown> | undefined = sorted ? undefined : {};
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
@@ -106,7 +114,8 @@ function inOrder(value: unknown, keep: ReadonlySet<string> | undefined, depth: n
       copy = {};
       for (let j = 0; j < i; j++) put(copy, keys[j]!, record[keys[j]!]);
     }
-    put(copy, key, ordered);
+    if (key === '__proto__') put(copy, key, ordered);
+    else copy[key] = ordered;
   }
   return copy ?? record;
 }

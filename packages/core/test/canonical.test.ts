@@ -168,5 +168,11 @@ describe('canonical JSON', () => {
     const parsed = JSON.parse(continuationText(value));
     expect(continuationText(parsed)).toBe(continuationText(value));
     expect(serializeContinuation(parsed)).toBe(continuationText(value));
+    // Objects of many keys, in order and not.
+    const names = Array.from({ length: 40 }, (_, i) => `k${String.fromCharCode(122 - i)}${i}`);
+    for (const order of [names, [...names].sort(), [...names].reverse()]) {
+      const wide = Object.fromEntries(order.map((name, i) => [name, { b: i, a: [i] }]));
+      expect(written(wide)).toBe(expected(wide));
+    }
   });
 });
