@@ -25,7 +25,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import { CSRF_COOKIE, csrfToken, csrfValid, newNonce } from './csrf';
 import { argsFromForm, checkSchema, formFields } from './schema-form';
-import { type AgentsByName, actionChain, actionSchema, subAgentRuns } from './tools';
+import { type AgentsByName, actionChain, actionResponseSchema, actionSchema, subAgentRuns } from './tools';
 import {
   type ActionView,
   type Html,
@@ -416,6 +416,12 @@ export function createConsole(options: ConsoleOptions): Console {
         allowed: allowedByPolicy ? fitting.filter((choice) => allowedByPolicy.includes(choice)) : fitting,
         fields: formFields(actionSchema(agents as AgentsByName | undefined, continuation, action)),
       };
+      const response = actionResponseSchema(agents as AgentsByName | undefined, continuation, action);
+      if (response) {
+        view.responseSchema = response;
+        const answerFields = formFields(response);
+        if (answerFields) view.answerFields = answerFields;
+      }
       const description = action.description ?? policy?.description;
       if (description) view.description = description;
       return view;
@@ -461,6 +467,7 @@ export function createConsole(options: ConsoleOptions): Console {
       ...(extra.errors ? { errors: extra.errors } : {}),
       ...(extra.notice ? { notice: extra.notice } : {}),
       later: later ? { id: later.id, status: later.status } : undefined,
+      now: Date.now(),
       subRuns: subAgentRuns(stored.continuation),
     });
     return c.html(page(`Run of ${stored.continuation.agent.name}`, base, body), status);
@@ -512,8 +519,12 @@ export function createConsole(options: ConsoleOptions): Console {
       if (choice === 'approve') decision = { type: 'approve' };
       else if (choice === 'reject') decision = { type: 'reject' };
       else if (choice === 'input') {
-        const text = read(`value:${action.id}`) ?? '';
-        decision = { type: 'input', value: answerValue(text) };
+        const answer = answerFromForm(view, form, read);
+        if (answer.errors.length) {
+          errors.push(...answer.errors.map((error) => `${where}: ${error}`));
+          continue;
+        }
+        decision = { type: 'input', value: answer.value };
       } else {
         const schema = actionSchema(agents as AgentsByName | undefined, continuation, action);
         let args: JsonValue;
@@ -842,6 +853,38 @@ function metaValue(text: string): JsonValue {
   } catch {
     return text;
   }
+}
+
+/**
+ * The answer a form gives to an input request: from the inputs generated from the response schema
+ * (`answer:<actionId>:<field>`), else from the `value:<actionId>` text; checked against the
+ * response schema when there is one.
+ */
+function answerFromForm(
+  view: ActionView,
+  form: Record<string, unknown>,
+  read: (name: string) => string | undefined,
+): { value: JsonValue; errors: string[] } {
+  const id = view.action.id;
+  const prefix = `answer:${id}:`;
+  const schema = view.responseSchema;
+  let value: JsonValue;
+  // A script may still send the whole answer as `value:<actionId>` when no generated input is sent.
+  const fields = view.answerFields;
+  if (fields && (hasPrefix(form, prefix) || read(`value:${id}`) === undefined)) {
+    const parsed = argsFromForm(fields, (name) => read(`${prefix}${name}`), {});
+    if (parsed.errors.length) return { value: null, errors: parsed.errors };
+    value = parsed.args;
+  } else {
+    const text = read(`value:${id}`) ?? '';
+    // An answer that must be text is taken as typed, even when it reads as JSON (`42`, `true`).
+    value = schema?.type === 'string' ? text : answerValue(text);
+  }
+  return { value, errors: schema ? checkSchema(value, schema, 'answer') : [] };
+}
+
+function hasPrefix(form: Record<string, unknown>, prefix: string): boolean {
+  return Object.keys(form).some((key) => key.startsWith(prefix));
 }
 
 /** An answer: JSON when it parses, else the text. */

@@ -17,6 +17,11 @@ export type AgentsByName = Record<string, ContinuableAgent<any, unknown>>;
 
 interface ToolLike {
   inputSchema?: unknown;
+  /** Core human tools (`humanTool({ response })`): JSON Schema of the answer. */
+  responseSchema?: unknown;
+  /** AI SDK tools: the schema of the result; a tool without `execute` is answered by a person. */
+  outputSchema?: unknown;
+  execute?: unknown;
   agent?: ContinuableAgent<any, unknown>;
 }
 
@@ -31,14 +36,58 @@ function toolsOf(agent: unknown): ((name: string) => ToolLike | undefined) | und
   return undefined;
 }
 
-/** A JSON Schema from a tool's `inputSchema`: plain JSON Schema, or an AI SDK schema wrapper. */
+/**
+ * A JSON Schema from a tool's schema: plain JSON Schema, an AI SDK schema wrapper (`jsonSchema()`),
+ * or a schema library that describes itself as JSON Schema (Standard JSON Schema, e.g. zod 4).
+ */
 function jsonSchemaOf(value: unknown): JsonSchema | undefined {
   if (!isRecord(value)) return undefined;
-  if (isRecord((value as { jsonSchema?: unknown }).jsonSchema)) {
-    return (value as { jsonSchema: JsonSchema }).jsonSchema;
+  if ('jsonSchema' in value) {
+    const wrapped = (value as { jsonSchema?: unknown }).jsonSchema;
+    // A lazy wrapper may resolve to a promise: the form then falls back to JSON.
+    return isRecord(wrapped) && typeof (wrapped as { then?: unknown }).then !== 'function'
+      ? (wrapped as JsonSchema)
+      : undefined;
+  }
+  const standard = (value as { '~standard'?: unknown })['~standard'];
+  if (isRecord(standard)) {
+    const describe = isRecord(standard.jsonSchema) ? standard.jsonSchema.input : undefined;
+    if (typeof describe !== 'function') return undefined;
+    try {
+      const described: unknown = describe.call(standard.jsonSchema, { target: 'draft-07' });
+      if (!isRecord(described)) return undefined;
+      const { $schema: _, ...schema } = described;
+      return schema;
+    } catch {
+      return undefined;
+    }
   }
   if (typeof value.type === 'string' || isRecord(value.properties)) return value as JsonSchema;
   return undefined;
+}
+
+/** The tool of `action` among `agents`: down the action's path, else by the owning agent's name. */
+function actionTool(
+  agents: AgentsByName | undefined,
+  continuation: Continuation,
+  action: Action,
+  usable: (tool: ToolLike) => boolean,
+): ToolLike | undefined {
+  if (!agents) return undefined;
+  let agent: unknown = Object.hasOwn(agents, continuation.agent.name)
+    ? agents[continuation.agent.name]
+    : undefined;
+  for (const [index, segment] of action.path.entries()) {
+    const tool = toolsOf(agent)?.(segment.toolName);
+    if (index === action.path.length - 1) {
+      if (tool && usable(tool)) return tool;
+      break;
+    }
+    agent = tool?.agent;
+  }
+  const owner = Object.hasOwn(agents, action.agent) ? agents[action.agent] : undefined;
+  const tool = toolsOf(owner)?.(action.toolName);
+  return tool && usable(tool) ? tool : undefined;
 }
 
 /** The JSON Schema of the arguments of `action`'s tool, when the console can find it. */
@@ -47,21 +96,29 @@ export function actionSchema(
   continuation: Continuation,
   action: Action,
 ): JsonSchema | undefined {
-  if (!agents) return undefined;
-  let agent: unknown = Object.hasOwn(agents, continuation.agent.name)
-    ? agents[continuation.agent.name]
-    : undefined;
-  for (const [index, segment] of action.path.entries()) {
-    const tool = toolsOf(agent)?.(segment.toolName);
-    if (index === action.path.length - 1) {
-      const found = jsonSchemaOf(tool?.inputSchema);
-      if (found) return found;
-      break;
-    }
-    agent = tool?.agent;
-  }
-  const owner = Object.hasOwn(agents, action.agent) ? agents[action.agent] : undefined;
-  return jsonSchemaOf(toolsOf(owner)?.(action.toolName)?.inputSchema);
+  const tool = actionTool(agents, continuation, action, (each) => !!jsonSchemaOf(each.inputSchema));
+  return tool ? jsonSchemaOf(tool.inputSchema) : undefined;
+}
+
+/**
+ * The JSON Schema of the answer to `action`, an input request, when its tool is a human tool that
+ * declares one: the core's `responseSchema` (`humanTool({ response })`), or an AI SDK tool's
+ * `outputSchema` when it has no `execute`. An input asked from inside a running tool
+ * (`ctx.requestInput`) has none.
+ */
+export function actionResponseSchema(
+  agents: AgentsByName | undefined,
+  continuation: Continuation,
+  action: Action,
+): JsonSchema | undefined {
+  if (action.kind !== 'input') return undefined;
+  const tool = actionTool(agents, continuation, action, (each) => !!responseSchemaOf(each));
+  return tool ? responseSchemaOf(tool) : undefined;
+}
+
+function responseSchemaOf(tool: ToolLike): JsonSchema | undefined {
+  if (tool.execute !== undefined || tool.agent !== undefined) return undefined;
+  return jsonSchemaOf(tool.responseSchema) ?? jsonSchemaOf(tool.outputSchema);
 }
 
 /** One level of an action's chain: the agent, the tool it called, with which arguments. */

@@ -2,7 +2,14 @@
  * The console's pages, rendered on the server with Hono's `html` template: every interpolated
  * value is escaped, and nothing from a continuation is ever passed as raw markup.
  */
-import type { Action, AuditEntry, Continuation, JsonValue, Message } from '@agent-continuations/core';
+import type {
+  Action,
+  AuditEntry,
+  Continuation,
+  JsonSchema,
+  JsonValue,
+  Message,
+} from '@agent-continuations/core';
 import { html } from 'hono/html';
 import type { FieldSpec } from './schema-form';
 import type { ChainLevel } from './tools';
@@ -24,7 +31,7 @@ button{font:inherit;padding:.4rem 1rem;border-radius:4px;border:1px solid #1b4f9
 :focus-visible{outline:3px solid #f0a400;outline-offset:2px}
 .alert{background:#fdecea;border:1px solid #c62828;padding:.6rem 1rem;border-radius:6px}
 .status{background:#e8f4ea;border:1px solid #2e7d32;padding:.6rem 1rem;border-radius:6px}
-.muted{color:#59616d}.chain{margin:.2rem 0 .6rem;padding-left:1.2rem}
+.muted{color:#59616d}.overdue{color:#b71c1c}.chain{margin:.2rem 0 .6rem;padding-left:1.2rem}
 .filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end;margin-bottom:1rem}.filters input{min-width:9rem}
 `;
 
@@ -84,13 +91,38 @@ export function chainText(action: Action): string {
 
 /** How long ago, in words. */
 export function age(createdAt: string, now: number): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(createdAt)) / 1000));
+  return span(now - Date.parse(createdAt));
+}
+
+/** A duration in words: `42 s`, `5 min`, `3 h`, `2 d`. */
+function span(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
   if (seconds < 90) return `${seconds} s`;
   const minutes = Math.round(seconds / 60);
   if (minutes < 90) return `${minutes} min`;
   const hours = Math.round(minutes / 60);
   if (hours < 48) return `${hours} h`;
   return `${Math.round(hours / 24)} d`;
+}
+
+/** `2026-12-01 17:30 UTC`: a deadline as the server knows it, in UTC for every reader. */
+function utc(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * An action's deadline: `due <time> (in 2 h)`, or `overdue: due <time> (5 min ago)` once past; the
+ * `<time>` carries the exact ISO instant.
+ */
+export function dueText(deadline: string | undefined, now: number): Html | string {
+  if (deadline === undefined) return '';
+  const left = Date.parse(deadline) - now;
+  const when = html`<time datetime="${deadline}">${utc(deadline)}</time>`;
+  return left > 0
+    ? html`<span class="due">due ${when} (in ${span(left)})</span>`
+    : html`<span class="overdue"><strong>overdue</strong>: due ${when} (${span(-left)} ago)</span>`;
 }
 
 /** One row of the inbox. */
@@ -133,7 +165,7 @@ ${
     ? html`<p class="status" role="status">No pending actions.</p>`
     : html`<table>
 <caption class="muted">Pending actions, newest first</caption>
-<thead><tr><th scope="col">Chain</th><th scope="col">Kind</th><th scope="col">Arguments</th><th scope="col">Age</th><th scope="col">Run</th></tr></thead>
+<thead><tr><th scope="col">Chain</th><th scope="col">Kind</th><th scope="col">Arguments</th><th scope="col">Age</th><th scope="col">Due</th><th scope="col">Run</th></tr></thead>
 <tbody>
 ${rows.map(
   (row) => html`<tr>
@@ -141,6 +173,7 @@ ${rows.map(
 <td>${row.action.kind}</td>
 <td><code>${jsonLine(row.action.kind === 'input' ? (row.action.request ?? row.action.args) : row.action.args)}</code></td>
 <td><time datetime="${row.createdAt}">${age(row.createdAt, now)}</time></td>
+<td>${row.action.deadline === undefined ? html`<span class="muted">—</span>` : dueText(row.action.deadline, now)}</td>
 <td><a href="${base}/runs/${encodeURIComponent(row.continuationId)}#action-${row.action.id}" aria-label="Open ${chainText(row.action)} (${row.action.id})">Open</a></td>
 </tr>`,
 )}
@@ -158,6 +191,10 @@ export interface ActionView {
   allowed: Array<'approve' | 'edit' | 'reject' | 'input'>;
   /** Generated inputs, or undefined for a JSON textarea. */
   fields: FieldSpec[] | undefined;
+  /** For an input request whose tool declares it: the JSON Schema of the answer. */
+  responseSchema?: JsonSchema;
+  /** Inputs generated from {@link responseSchema} (an object of properties); else a textarea. */
+  answerFields?: FieldSpec[];
   description?: string;
 }
 
@@ -188,6 +225,8 @@ export function runBody(options: {
   errors?: string[];
   notice?: string;
   later?: { id: string; status: string } | undefined;
+  /** The time deadlines are shown against (ms since the epoch). */
+  now: number;
   subRuns: Array<{ path: string[]; continuation: Continuation }>;
 }): Html {
   const { base, stored, continuation } = options;
@@ -214,10 +253,10 @@ ${
   options.actions.length === 0
     ? html`<p>None.</p>`
     : stored.status !== 'suspended'
-      ? html`<ul>${options.actions.map((view) => html`<li>${chainText(view.action)} <code>${jsonLine(view.action.args)}</code></li>`)}</ul><p class="muted">This continuation is ${stored.status}; nothing can be decided on it.</p>`
+      ? html`<ul>${options.actions.map((view) => html`<li>${chainText(view.action)} <code>${jsonLine(view.action.args)}</code>${view.action.deadline ? html` ${dueText(view.action.deadline, options.now)}` : ''}</li>`)}</ul><p class="muted">This continuation is ${stored.status}; nothing can be decided on it.</p>`
       : html`<form method="post" action="${base}/runs/${encodeURIComponent(stored.id)}/decide">
 <input type="hidden" name="csrf" value="${options.csrf}">
-${options.actions.map((view) => actionFieldset(view, value, options.actions.length === 1))}
+${options.actions.map((view) => actionFieldset(view, value, options.actions.length === 1, options.now))}
 <button type="submit">Submit decisions</button>
 </form>`
 }
@@ -240,6 +279,7 @@ function actionFieldset(
   view: ActionView,
   value: (name: string, fallback: string) => string,
   only: boolean,
+  now: number,
 ): Html {
   const { action } = view;
   const id = action.id;
@@ -254,6 +294,7 @@ ${view.chain.map(
     html`<li><strong>${level.agent}</strong> called <code>${level.toolName}</code> <span class="muted">(${level.toolCallId})</span><pre>${json(level.args)}</pre></li>`,
 )}
 </ol>
+${action.deadline ? html`<p>${dueText(action.deadline, now)}</p>` : ''}
 ${view.description ? html`<p>${view.description}</p>` : ''}
 ${action.kind === 'input' ? html`<p>Asks: <code>${json(action.request)}</code></p>` : ''}
 <div class="choice" role="radiogroup" aria-label="Decision for ${chainText(action)}">
@@ -263,7 +304,7 @@ ${choices.map(
 )}
 </div>
 ${view.allowed.includes('edit') ? editFields(view, slug, value) : ''}
-${view.allowed.includes('input') ? html`<label for="${slug}-value">Answer</label><textarea id="${slug}-value" name="value:${id}" aria-describedby="${slug}-value-help">${value(`value:${id}`, '')}</textarea><p id="${slug}-value-help" class="muted">JSON, or plain text.</p>` : ''}
+${view.allowed.includes('input') ? answerFields(view, slug, value) : ''}
 ${view.allowed.includes('reject') || view.allowed.includes('approve') ? html`<label for="${slug}-reason">Reason</label><input type="text" id="${slug}-reason" name="reason:${id}" value="${value(`reason:${id}`, '')}">` : ''}
 </fieldset>`;
 }
@@ -278,11 +319,60 @@ function editFields(view: ActionView, slug: string, value: (name: string, fallba
     typeof args === 'object' && args !== null && !Array.isArray(args) && Object.hasOwn(args, name)
       ? (args as Record<string, JsonValue>)[name]
       : undefined;
-  return html`<div role="group" aria-label="Edited arguments">${view.fields.map((field, index) => {
-    const name = `arg:${id}:${field.name}`;
-    const inputId = `${slug}-f${index}`;
-    const original = current(field.name);
-    const shown = value(
+  return schemaInputs(view.fields, {
+    group: 'Edited arguments',
+    name: (field) => `arg:${id}:${field}`,
+    inputId: (index) => `${slug}-f${index}`,
+    current,
+    value,
+    browserRequired: true,
+  });
+}
+
+/**
+ * The answer to an input request: inputs generated from the response schema, or one text (JSON
+ * or plain text). Generated inputs carry the browser's checks of their values but not `required`:
+ * the same form also sends "Reject" or "Leave pending" with the answer left empty, so a missing
+ * answer is refused by the server instead.
+ */
+function answerFields(
+  view: ActionView,
+  slug: string,
+  value: (name: string, fallback: string) => string,
+): Html {
+  const id = view.action.id;
+  if (!view.answerFields) {
+    const help = view.responseSchema?.type === 'string' ? 'Plain text.' : 'JSON, or plain text.';
+    return html`<label for="${slug}-value">Answer</label><textarea id="${slug}-value" name="value:${id}" aria-describedby="${slug}-value-help">${value(`value:${id}`, '')}</textarea><p id="${slug}-value-help" class="muted">${help}</p>`;
+  }
+  return schemaInputs(view.answerFields, {
+    group: 'Answer',
+    name: (field) => `answer:${id}:${field}`,
+    inputId: (index) => `${slug}-a${index}`,
+    current: () => undefined,
+    value,
+    browserRequired: false,
+  });
+}
+
+/** One labelled input per field, with the browser's validation attributes. */
+function schemaInputs(
+  fields: FieldSpec[],
+  how: {
+    group: string;
+    name: (field: string) => string;
+    inputId: (index: number) => string;
+    current: (field: string) => JsonValue | undefined;
+    value: (name: string, fallback: string) => string;
+    /** Put `required` on required fields (else only `aria-required`). */
+    browserRequired: boolean;
+  },
+): Html {
+  return html`<div role="group" aria-label="${how.group}">${fields.map((field, index) => {
+    const name = how.name(field.name);
+    const inputId = how.inputId(index);
+    const original = how.current(field.name);
+    const shown = how.value(
       name,
       original === undefined
         ? ''
@@ -296,7 +386,11 @@ function editFields(view: ActionView, slug: string, value: (name: string, fallba
       ? html`<span id="${inputId}-help" class="muted"> ${field.description}</span>`
       : '';
     const describedBy = field.description ? html` aria-describedby="${inputId}-help"` : '';
-    const required = field.required ? html` required` : '';
+    const required = field.required
+      ? how.browserRequired
+        ? html` required`
+        : html` aria-required="true"`
+      : '';
     const label = html`<label for="${inputId}">${field.label}${field.required ? ' (required)' : ''}</label>`;
     switch (field.type) {
       case 'boolean': {
@@ -304,7 +398,7 @@ function editFields(view: ActionView, slug: string, value: (name: string, fallba
         return html`<label for="${inputId}"><input type="checkbox" id="${inputId}" name="${name}" value="true"${on ? html` checked` : ''}${describedBy}> ${field.label}</label>${help}`;
       }
       case 'enum':
-        return html`${label}<select id="${inputId}" name="${name}"${required}${describedBy}>${field.required ? '' : html`<option value=""></option>`}${field.enumValues!.map(
+        return html`${label}<select id="${inputId}" name="${name}"${required}${describedBy}>${field.required && how.browserRequired ? '' : html`<option value=""></option>`}${field.enumValues!.map(
           (option) =>
             html`<option value="${String(option)}"${String(option) === shown ? html` selected` : ''}>${String(option)}</option>`,
         )}</select>${help}`;
