@@ -79,18 +79,21 @@ const SEGMENT_SAFE = new Set<string>([
 ]);
 
 /**
- * One SDK call driving the steps of a segment. Between steps it waits in its step callback,
- * until the engine asks for the next step (the callback returns, the call goes on) or the segment
- * ends (its stop condition then holds).
+ * One SDK call driving the steps of a segment. Its step callback hands each step to the engine;
+ * then its stop condition waits for the engine's decision: one more step (the engine's next
+ * request) or none (the segment ended).
  */
 interface OpenCall {
   signal: AbortSignal | undefined;
   /** The step the engine waits for; `undefined` when the call ended without making it. */
   next: Deferred<StepParts | undefined>;
-  /** While the call waits between steps: `true` lets it make one more step, `false` ends it. */
-  parked: Deferred<boolean> | undefined;
-  /** The stop condition: the segment no longer needs this call. */
-  ended: boolean;
+  /** The engine's decision on the step last handed over: `true` for one more step, `false` to end. */
+  decision: Deferred<boolean> | undefined;
+  decided: boolean;
+  /** The segment ended: every later decision is `false`. */
+  closed: boolean;
+  /** The SDK call has returned (or failed): it makes no more steps. */
+  done: boolean;
   /** How many response messages earlier steps made (ai@6 repeats them in each step's). */
   seen: number;
   /** A streamed call's parts, read ahead into a queue. */
@@ -107,6 +110,12 @@ interface Deferred<T> {
   promise: Promise<T>;
   resolve(value: T): void;
   reject(error: unknown): void;
+}
+
+function settled<T>(value: T): Deferred<T> {
+  const done = deferred<T>();
+  done.resolve(value);
+  return done;
 }
 
 function deferred<T>(): Deferred<T> {
@@ -194,7 +203,7 @@ export function createModelPort(settings: AnySettings): ModelPort {
         };
       },
       tools: open ? placeholderTools : modelTools,
-      stopWhen: open ? () => open.ended : stepCountIs(1),
+      stopWhen: open ? async () => !(await open.decision?.promise) : stepCountIs(1),
       ...(signal ? { abortSignal: signal } : {}),
     };
   };
@@ -241,8 +250,10 @@ export function createModelPort(settings: AnySettings): ModelPort {
   const openCall = (signal: AbortSignal | undefined): OpenCall => ({
     signal,
     next: deferred(),
-    parked: undefined,
-    ended: false,
+    decision: undefined,
+    decided: false,
+    closed: false,
+    done: false,
     seen: 0,
     parts: [],
     read: 0,
@@ -251,27 +262,27 @@ export function createModelPort(settings: AnySettings): ModelPort {
     streamError: undefined,
     failure: undefined,
   });
-  const handOver = async (call: OpenCall, step: StepParts) => {
+  const handOver = (call: OpenCall, step: StepParts) => {
     const all = step.response.messages;
     const own = STEP_RESPONSE_MESSAGES === 'own' ? all : all.slice(call.seen);
     call.seen = all.length;
-    const parked = deferred<boolean>();
-    call.parked = parked;
+    call.decision = call.closed ? settled(false) : deferred();
+    call.decided = call.closed;
     call.next.resolve({
       response: { messages: own },
       usage: step.usage,
       finishReason: step.finishReason,
       rawFinishReason: step.rawFinishReason,
     });
-    call.ended = !(await parked.promise);
   };
-  /** Let a parked call make one more step (`true`) or end (`false`). */
+  /** Decide for a call that handed its step over: one more step (`true`) or end (`false`). */
   const release = (call: OpenCall, more: boolean) => {
-    const parked = call.parked;
-    call.parked = undefined;
-    if (more) call.next = deferred();
-    else call.ended = true;
-    parked?.resolve(more);
+    if (!more) call.closed = true;
+    if (!call.decision || call.decided) return;
+    call.decided = true;
+    // The step the engine asks for next; a call that returns before making it leaves it `undefined`.
+    if (more) call.next = call.done ? settled(undefined) : deferred();
+    call.decision.resolve(more);
   };
 
   const startGenerate = (at: () => Current): OpenCall => {
@@ -280,8 +291,14 @@ export function createModelPort(settings: AnySettings): ModelPort {
       ...callArgs(at, call),
       [STEP_CALLBACK]: (step: StepParts) => handOver(call, step),
     } as unknown as Parameters<typeof generateText>[0]).then(
-      () => call.next.resolve(undefined),
-      (error: unknown) => call.next.reject(error),
+      () => {
+        call.done = true;
+        call.next.resolve(undefined);
+      },
+      (error: unknown) => {
+        call.done = true;
+        call.next.reject(error);
+      },
     );
     return call;
   };
@@ -307,6 +324,7 @@ export function createModelPort(settings: AnySettings): ModelPort {
         call.streamError = { error };
       } finally {
         call.drained = true;
+        call.done = true;
         call.wake?.();
         call.next.resolve(undefined);
       }
@@ -353,7 +371,11 @@ export function createModelPort(settings: AnySettings): ModelPort {
       const at = () => current!;
       /** The open call can make the next step of this request. */
       const goesOn = (request: ModelRequest) =>
-        open?.parked !== undefined && open.signal === request.signal && !request.signal?.aborted;
+        open?.decision !== undefined &&
+        !open.decided &&
+        !open.done &&
+        open.signal === request.signal &&
+        !request.signal?.aborted;
       const end = () => {
         if (open) release(open, false);
         open = undefined;
