@@ -155,19 +155,34 @@ describe('the approval console in Chromium', () => {
     expect(JSON.stringify(app.log.rejections)).toContain('Budget frozen until Q3');
   });
 
-  it('answers an input request through its form', async () => {
+  it('answers an input request through the inputs generated from its response schema: an invalid answer is blocked by the browser, a valid one is applied', async () => {
     const { continuation } = await app.suspend('helpdesk', 'May Ann work from home on Fridays?');
     const [action] = listActions(continuation);
     const page = await pageOf('ann');
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
     await page.goto(`${app.url}/runs/${continuation.id}`);
     expect(await text(page)).toContain('May Ann work from home on Fridays?');
     const form = fieldset(page, action!.id);
     await form.getByRole('radio', { name: 'Answer' }).check();
-    await form.getByRole('textbox', { name: 'Answer' }).fill('{"allowed": true, "note": "Fridays only"}');
-    await decide(page);
+    const answer = form.getByRole('group', { name: 'Answer' });
+    await answer.getByRole('checkbox', { name: 'allowed' }).check();
+    const days = answer.getByRole('spinbutton', { name: 'days' });
+    await days.fill('9');
+    await answer.getByRole('textbox', { name: 'note' }).fill('Fridays only');
+    // The schema says at most 5 days: the browser refuses to send the form.
+    await submit(page);
+    expect(await days.evaluate((input: HTMLInputElement) => input.validity.rangeOverflow)).toBe(true);
+    expect(posts).toEqual([]);
+    expect(app.log.answers).toEqual([]);
 
+    await days.fill('1');
+    await decide(page);
+    expect(posts).toHaveLength(1);
     expect(await text(page)).toContain('The run completed');
-    expect(app.log.answers).toEqual([{ allowed: true, note: 'Fridays only' }]);
+    expect(app.log.answers).toEqual([{ allowed: true, days: 1, note: 'Fridays only' }]);
   });
 
   it('two people deciding the same action at once: one wins, the tool runs once, the other sees who decided', async () => {

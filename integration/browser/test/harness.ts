@@ -131,7 +131,11 @@ export function buildAgents(log: ToolLog) {
       humanTool({
         name: 'ask_manager',
         parameters: z.object({ question: z.string() }),
-        response: z.object({ allowed: z.boolean(), note: z.string().optional() }),
+        response: z.object({
+          allowed: z.boolean(),
+          days: z.number().int().min(1).max(5).optional(),
+          note: z.string().optional(),
+        }),
       }),
     ],
   });
