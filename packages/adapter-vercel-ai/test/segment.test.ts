@@ -125,6 +125,19 @@ describe('one SDK call per segment', () => {
     expect(ours!.paused.continuation.messages).toEqual(theirs!.paused.continuation.messages);
   });
 
+  it('makes one SDK call per segment, and one per step for an agent with a step callback', async () => {
+    const { segment, perStep } = agents();
+    for (const side of [segment, perStep]) {
+      const paused = suspended(await side.agent.run('Check every host.'));
+      await side.agent.resume(paused.continuation, { [paused.actions[0]!.id]: { type: 'approve' } });
+    }
+    // The SDK hands every step of one call the same headers object.
+    const calls = (model: ScriptedLanguageModel) =>
+      new Set(model.doGenerateCalls.map((call) => call.headers)).size;
+    expect(calls(segment.model)).toBe(2);
+    expect(calls(perStep.model)).toBe(5);
+  });
+
   it('streams the same events and asks the model the same when streamed', async () => {
     const { segment, perStep } = agents();
     const seen = [];
