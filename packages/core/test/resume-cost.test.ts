@@ -65,6 +65,7 @@ function counted(agent: ContinuableAgent, counts: Counts): ContinuableAgent {
       agent.resume(continuation, decisions, {
         ...options,
         onEvent: (event) => {
+          if (event.type === 'suspend' || event.type === 'complete') return options.onEvent?.(event);
           const checkpoint = event.checkpoint;
           return options.onEvent?.({
             ...event,
