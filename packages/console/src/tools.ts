@@ -42,12 +42,10 @@ function toolsOf(agent: unknown): ((name: string) => ToolLike | undefined) | und
  */
 function jsonSchemaOf(value: unknown): JsonSchema | undefined {
   if (!isRecord(value)) return undefined;
-  if ('jsonSchema' in value) {
-    const wrapped = (value as { jsonSchema?: unknown }).jsonSchema;
-    // A lazy wrapper may resolve to a promise: the form then falls back to JSON.
-    return isRecord(wrapped) && typeof (wrapped as { then?: unknown }).then !== 'function'
-      ? (wrapped as JsonSchema)
-      : undefined;
+  const wrapped = (value as { jsonSchema?: unknown }).jsonSchema;
+  // A lazy wrapper may resolve to a promise: the form then falls back to JSON.
+  if (isRecord(wrapped) && typeof (wrapped as { then?: unknown }).then !== 'function') {
+    return wrapped as JsonSchema;
   }
   const standard = (value as { '~standard'?: unknown })['~standard'];
   if (isRecord(standard)) {

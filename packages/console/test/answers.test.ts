@@ -12,6 +12,7 @@ import {
   listActions,
   type ModelRequest,
   type SuspendedResult,
+  zodJsonSchema,
 } from '@agent-continuations/core';
 import { lastToolResults, scriptedModel } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
@@ -205,6 +206,19 @@ describe('answering an input request through its response schema', () => {
     });
     const { page } = await opened(desk, { desk: sdkShaped });
     expect(page.text).toMatch(/name="answer:call_ask:days"[^>]*min="1"[^>]*max="5"/);
+
+    // The SDK's `jsonSchema()` wrapper holds plain JSON Schema; a tool that runs asks from inside.
+    const wrapped = { jsonSchema: zodJsonSchema(leave), validate: async (value: unknown) => ({ value }) };
+    const withExecute = Object.assign(Object.create(desk) as object, {
+      tools: { ask_manager: { inputSchema: {}, outputSchema: wrapped, execute: async () => ({}) } },
+    });
+    expect((await opened(desk, { desk: withExecute })).page.text).toContain('name="value:call_ask"');
+    const withoutExecute = Object.assign(Object.create(desk) as object, {
+      tools: { ask_manager: { inputSchema: {}, outputSchema: wrapped } },
+    });
+    expect((await opened(desk, { desk: withoutExecute })).page.text).toMatch(
+      /<select[^>]*name="answer:call_ask:mode"/,
+    );
   });
 });
 
