@@ -15,7 +15,7 @@ export const CHILDREN_KEY = '__ac_children';
 export const ANSWERS_KEY = '__ac_answers';
 /** Tool-call id -> result, filled while the graph runs, read when it suspends. */
 export const CAPTURE_KEY = '__ac_capture';
-/** Resume options that reach sub-agents run by `agentTool` (`allowChangedAgent`). */
+/** Run options that reach sub-agents run by `agentTool` (`allowChangedAgent`, inherited predicates, `deadlines`). */
 export const CHILD_OPTIONS_KEY = '__ac_child_options';
 /** `(call, event)`: a sub-agent's run event, forwarded to this run's observers and stream. */
 export const EVENTS_KEY = '__ac_events';

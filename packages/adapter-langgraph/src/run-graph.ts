@@ -6,6 +6,7 @@ import {
   type AgentRef,
   type AuditEntry,
   addUsage,
+  applyDeadlines,
   type CompletedResult,
   type Continuation,
   ContinuationError,
@@ -195,6 +196,7 @@ export async function runSegment(
     [CHILD_OPTIONS_KEY]: {
       ...(options.allowChangedAgent ? { allowChangedAgent: true } : {}),
       ...(inherited.length > 0 ? { suspendWhen: inherited } : {}),
+      ...(options.deadlines ? { deadlines: options.deadlines } : {}),
     },
   };
   const sink = (options as { [SINK]?: ChunkSink })[SINK];
@@ -374,7 +376,9 @@ async function suspended(
   context: RunContext,
   options: RunOptions,
 ): Promise<GraphRunResult> {
-  const continuation = segment.seal ? await sealContinuation(made, segment.seal) : made;
+  // The run's deadline policy dates this level's actions; sub-agents date their own.
+  const dated = applyDeadlines(made, options.deadlines);
+  const continuation = segment.seal ? await sealContinuation(dated, segment.seal) : dated;
   await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
   // The graph's own policy (the middleware's description and allowed decisions) rides on each action.
   const policies = actionPolicies(continuation);
