@@ -137,14 +137,18 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
         ? { ok: true, value: result.value }
         : { ok: false, message: errorMessage(result.error) };
     },
-    needsApproval: async (args, ctx) => {
-      const status = await approvalStatus(settings, name, sdkTool, args, {
-        toolCallId: ctx.toolCallId,
-        messages: () => toModelMessages(ctx.messages),
-      });
-      if (typeof status === 'object') denied.set(`${ctx.runId}:${ctx.toolCallId}`, status.deny);
-      return status === 'ask';
-    },
+    // A rule that is no function, with no ai@7 policy, is the same for every call.
+    needsApproval:
+      settings.toolApproval === undefined && typeof sdkTool.needsApproval !== 'function'
+        ? sdkTool.needsApproval === true
+        : async (args, ctx) => {
+            const status = await approvalStatus(settings, name, sdkTool, args, {
+              toolCallId: ctx.toolCallId,
+              messages: () => toModelMessages(ctx.messages),
+            });
+            if (typeof status === 'object') denied.set(`${ctx.runId}:${ctx.toolCallId}`, status.deny);
+            return status === 'ask';
+          },
   };
   // A call an `ai@7` policy denied never runs: the model gets the policy's reason as an error.
   const refuseIfDenied = (ctx: ToolContext) => {
