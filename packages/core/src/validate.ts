@@ -9,21 +9,9 @@
  * The value must be what `JSON.parse` makes (plain objects and arrays, no `undefined`): text that
  * was parsed, or an in-memory value after it was checked and copied through JSON.
  */
+import { PAYLOAD_KEYS } from './canonical';
 import { CURRENT_VERSION, FORMAT } from './format';
 import { MAX_JSON_DEPTH } from './json';
-
-/** Members whose values are the user's or the model's own JSON (as `PAYLOAD_KEYS` in canonical.ts). */
-const DATA_KEYS: ReadonlySet<string> = new Set([
-  'args',
-  'editedArgs',
-  'journal',
-  'metadata',
-  'output',
-  'providerMetadata',
-  'request',
-  'state',
-  'value',
-]);
 
 /**
  * An ISO date-time with seconds and a `Z` or `±hh:mm` offset, a real calendar date (February 29
@@ -93,7 +81,7 @@ function isJson(value: unknown, depth: number, data: boolean): boolean {
   const record = value as Record_;
   for (const key of Object.keys(record)) {
     if (!data && key === '__proto__') return false;
-    if (!isJson(record[key], depth + 1, data || DATA_KEYS.has(key))) return false;
+    if (!isJson(record[key], depth + 1, data || PAYLOAD_KEYS.has(key))) return false;
   }
   return true;
 }
@@ -384,7 +372,7 @@ function isUsage(value: unknown, depth: number): boolean {
     return false;
   for (const key of Object.keys(value)) {
     if (key === 'inputTokens' || key === 'outputTokens' || key === 'totalTokens') continue;
-    if (key === '__proto__' || !isJson(value[key], depth + 1, DATA_KEYS.has(key))) return false;
+    if (key === '__proto__' || !isJson(value[key], depth + 1, PAYLOAD_KEYS.has(key))) return false;
   }
   return true;
 }
