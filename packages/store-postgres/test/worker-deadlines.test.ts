@@ -10,6 +10,7 @@ import { afterAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorker } from '../src/worker/create-worker';
 import { PG_URL, scratchSchema } from './pg-fixtures';
+import { until } from './until';
 import { openWorkerStore } from './worker-store';
 
 const { schema, bossSchema, drop } = scratchSchema('deadlines');
@@ -18,14 +19,6 @@ afterAll(async () => {
   await store.close();
   await drop();
 });
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 it('notifies each suspension with its links, and rejects an action past its deadline once', {
   timeout: 60_000,

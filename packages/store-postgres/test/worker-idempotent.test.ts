@@ -5,6 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
 import { createWorker, type Worker } from '../src/worker/create-worker';
 import { PG_URL, scratchSchema } from './pg-fixtures';
+import { until } from './until';
 import { openWorkerStore } from './worker-store';
 
 const { schema, bossSchema, drop } = scratchSchema('idem');
@@ -18,14 +19,6 @@ afterAll(async () => {
   await db.end();
   await drop();
 });
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The jobs of a queue, oldest first: state and how often pg-boss handed them out again. */
 async function jobs(queue: string): Promise<Array<{ state: string; retries: number }>> {

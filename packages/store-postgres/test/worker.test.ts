@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
 import { createWorker, type Worker } from '../src/worker/create-worker';
 import { PG_URL, scratchSchema } from './pg-fixtures';
+import { until } from './until';
 import { openWorkerStore } from './worker-store';
 
 const { schema, bossSchema, drop } = scratchSchema('worker');
@@ -41,14 +42,6 @@ afterAll(async () => {
   await store.close();
   await drop();
 });
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 it('runs submitted jobs, resumes decisions on any worker, and resumes a twice-submitted continuation once', {
   timeout: 60_000,
