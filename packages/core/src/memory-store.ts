@@ -18,7 +18,7 @@ import {
   type StoredSummary,
   summarize,
 } from './store';
-import { claimLost, claimRefused, listCursor, listLimit, retryRefused } from './store-errors';
+import { claimLost, claimRefused, listCursor, listLimit, listOrder, retryRefused } from './store-errors';
 
 interface Row {
   seq: number;
@@ -78,6 +78,8 @@ export function createMemoryStore(): ContinuationStore {
       metadata: cloneJson(summary.metadata),
       status: statusOf(row),
       ...(row.error === undefined ? {} : { error: row.error }),
+      // The claim stays on a completed row: its owner is who resumed it.
+      ...(row.completed && row.claim ? { resumedBy: row.claim.owner } : {}),
     };
   };
 
@@ -93,11 +95,12 @@ export function createMemoryStore(): ContinuationStore {
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
       const limit = listLimit(filter.limit);
-      const after = Number(listCursor(filter.cursor));
+      const desc = listOrder(filter.order) === 'desc';
+      const from = filter.cursor === undefined ? undefined : Number(listCursor(filter.cursor));
       const statuses = filter.status === undefined ? undefined : ([] as StoredStatus[]).concat(filter.status);
       const matches = [...rows.values()]
-        .filter((row) => row.seq > after)
-        .sort((a, b) => a.seq - b.seq)
+        .filter((row) => from === undefined || (desc ? row.seq < from : row.seq > from))
+        .sort((a, b) => (desc ? b.seq - a.seq : a.seq - b.seq))
         .filter((row) => {
           const { record } = row;
           if (filter.agentName !== undefined && record.agentName !== filter.agentName) return false;

@@ -48,6 +48,24 @@ export function listCursor(cursor: string | undefined): string {
 }
 
 /**
+ * The order of a list: `'asc'` by default, else `'asc'` or `'desc'` (anything else is refused with
+ * `INVALID_OPERATION`, e.g. a value from an untyped caller).
+ *
+ * @example
+ * ```ts
+ * const newestFirst = listOrder(filter.order) === 'desc';
+ * ```
+ */
+export function listOrder(order: string | undefined): 'asc' | 'desc' {
+  if (order === undefined || order === 'asc') return 'asc';
+  if (order === 'desc') return 'desc';
+  throw new ContinuationError(
+    'INVALID_OPERATION',
+    `The list order must be "asc" or "desc", not ${JSON.stringify(order)}.`,
+  );
+}
+
+/**
  * The error for a claim that could not be taken, from the continuation's state read in the same
  * atomic step as the refused claim. Total: a state that should not refuse a claim (`suspended`, or
  * anything unknown, i.e. the record changed under a non-atomic read) is reported as a

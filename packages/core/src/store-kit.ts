@@ -26,6 +26,7 @@ export {
   leaseLost,
   listCursor,
   listLimit,
+  listOrder,
   retryRefused,
   runRefused,
 } from './store-errors';

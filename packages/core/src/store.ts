@@ -26,6 +26,17 @@ export interface StoredSummary {
   expiresAt?: string;
   /** For a `failed` continuation: the last error's message. */
   error?: string;
+  /**
+   * For a `completed` continuation that was completed through a claim: the claim's `owner`, i.e.
+   * who resumed it (a worker id, or the deciding person's id when an inbox resumed it).
+   *
+   * @example
+   * ```ts
+   * const stored = await store.load(id);
+   * if (stored?.status === 'completed') console.log(`resumed by ${stored.resumedBy ?? 'unknown'}`);
+   * ```
+   */
+  resumedBy?: string;
 }
 
 /** A stored continuation, with its body. */
@@ -42,11 +53,23 @@ export interface ListFilter {
   metadata?: JsonObject;
   /** Page size; 50 by default. */
   limit?: number;
-  /** From a previous page's `cursor`. */
+  /** From a previous page's `cursor` (listed with the same `order`). */
   cursor?: string;
+  /**
+   * `'asc'` (the default): oldest first; `'desc'`: newest first. Either way the order is the order
+   * in which the continuations were first saved, and paging is stable while others are saved:
+   * newer records join the end of an ascending listing and never show up in later pages of a
+   * descending one.
+   *
+   * @example
+   * ```ts
+   * const newest = await store.list({ status: 'suspended', order: 'desc', limit: 20 });
+   * ```
+   */
+  order?: 'asc' | 'desc';
 }
 
-/** One page of {@link ContinuationStore.list}, oldest first. */
+/** One page of {@link ContinuationStore.list}, oldest first (newest first with `order: 'desc'`). */
 export interface ListPage {
   items: StoredSummary[];
   /** Present when there are more. */

@@ -36,6 +36,7 @@ import {
   encodeStoredBody,
   listCursor,
   listLimit,
+  listOrder,
   retryRefused,
   summarize,
 } from '@agent-continuations/core/store-kit';
@@ -89,6 +90,7 @@ interface Row {
   expires_at: Date | null;
   status: StoredStatus;
   error: string | null;
+  claim_owner: string | null;
   body?: string;
 }
 
@@ -156,7 +158,8 @@ const STATUS = `CASE WHEN completed THEN 'completed'
   WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired'
   WHEN lease_until IS NOT NULL AND lease_until > now() THEN 'claimed'
   ELSE 'suspended' END`;
-const SUMMARY = `seq, id, run_id, agent_name, metadata, created_at, expires_at, error, ${STATUS} AS status`;
+const SUMMARY = `seq, id, run_id, agent_name, metadata, created_at, expires_at, error, claim_owner,
+  ${STATUS} AS status`;
 /** A record that a claim may take now. */
 const CLAIMABLE = `(NOT completed AND NOT failed AND (expires_at IS NULL OR expires_at > now())
   AND (lease_until IS NULL OR lease_until <= now()))`;
@@ -338,9 +341,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
       const limit = listLimit(filter.limit);
-      const values: unknown[] = [listCursor(filter.cursor)];
-      const where = ['seq > $1::bigint'];
+      const desc = listOrder(filter.order) === 'desc';
+      const values: unknown[] = [];
+      const where: string[] = [];
       const bind = (value: unknown) => `$${values.push(value)}`;
+      if (filter.cursor !== undefined) {
+        where.push(`seq ${desc ? '<' : '>'} ${bind(listCursor(filter.cursor))}::bigint`);
+      }
       if (filter.agentName !== undefined) where.push(`agent_name = ${bind(filter.agentName)}`);
       if (filter.runId !== undefined) where.push(`run_id = ${bind(filter.runId)}`);
       if (filter.status !== undefined) {
@@ -351,7 +358,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         where.push(`metadata -> ${bind(key)} = ${bind(canonicalJson(value))}::jsonb`);
       }
       const { rows } = await query<Row>(
-        `SELECT ${SUMMARY} FROM ${table} WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ${bind(limit + 1)}`,
+        `SELECT ${SUMMARY} FROM ${table} WHERE ${where.join(' AND ') || 'true'}
+         ORDER BY seq ${desc ? 'DESC' : 'ASC'} LIMIT ${bind(limit + 1)}`,
         values,
       );
       const page = rows.slice(0, limit);
@@ -460,5 +468,7 @@ function summaryOf(row: Row): StoredSummary {
   };
   if (row.expires_at !== null) summary.expiresAt = row.expires_at.toISOString();
   if (row.status === 'failed' && row.error !== null) summary.error = row.error;
+  // A completed row keeps the owner of the claim that completed it.
+  if (row.status === 'completed' && row.claim_owner !== null) summary.resumedBy = row.claim_owner;
   return summary;
 }

@@ -29,6 +29,7 @@ import {
   encodeStoredBody,
   listCursor,
   listLimit,
+  listOrder,
   metadataMatches,
   retryRefused,
   summarize,
@@ -83,6 +84,7 @@ const SUMMARY_FIELDS = [
   'lease_until',
   'failed',
   'error',
+  'claim_owner',
 ] as const;
 type Fields = Record<(typeof SUMMARY_FIELDS)[number], string | null>;
 
@@ -169,7 +171,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
       const limit = listLimit(filter.limit);
-      let after = Number(listCursor(filter.cursor));
+      const desc = listOrder(filter.order) === 'desc';
+      // The last sequence number read: the next batch starts past it, in the listing's direction.
+      let from = filter.cursor === undefined ? undefined : Number(listCursor(filter.cursor));
       // The narrowest index that the filter allows; the other filters are checked per record.
       const source =
         filter.runId !== undefined
@@ -182,15 +186,25 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       const now = await serverNow();
       const matches: Array<StoredSummary & { seq: number }> = [];
       while (matches.length <= limit) {
-        const scored = await redis.zrangebyscore(
-          source,
-          `(${after}`,
-          '+inf',
-          'WITHSCORES',
-          'LIMIT',
-          0,
-          batch,
-        );
+        const scored = desc
+          ? await redis.zrevrangebyscore(
+              source,
+              from === undefined ? '+inf' : `(${from}`,
+              '-inf',
+              'WITHSCORES',
+              'LIMIT',
+              0,
+              batch,
+            )
+          : await redis.zrangebyscore(
+              source,
+              from === undefined ? '-inf' : `(${from}`,
+              '+inf',
+              'WITHSCORES',
+              'LIMIT',
+              0,
+              batch,
+            );
         const ids = scored.filter((_, i) => i % 2 === 0);
         if (ids.length === 0) break;
         const pipeline = redis.pipeline();
@@ -198,7 +212,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         const replies = (await pipeline.exec()) ?? [];
         for (const [i, [error, reply]] of replies.entries()) {
           if (error) throw error;
-          after = Number(scored[2 * i + 1]);
+          const seq = Number(scored[2 * i + 1]);
+          from = seq;
           const fields = toFields(reply as Array<string | null>);
           // A record deleted since the index was read is skipped.
           if (fields.id === null) continue;
@@ -207,7 +222,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
           if (filter.runId !== undefined && summary.runId !== filter.runId) continue;
           if (statuses && !statuses.includes(summary.status)) continue;
           if (!metadataMatches(summary.metadata, filter.metadata)) continue;
-          matches.push({ ...summary, seq: after });
+          matches.push({ ...summary, seq });
           if (matches.length > limit) break;
         }
         if (ids.length < batch) break;
@@ -297,5 +312,7 @@ function summaryOf(fields: Fields, now: number): StoredSummary {
   };
   if (expiresAt !== undefined) summary.expiresAt = new Date(expiresAt).toISOString();
   if (status === 'failed' && fields.error !== null) summary.error = fields.error;
+  // A completed record keeps the owner of the claim that completed it.
+  if (status === 'completed' && fields.claim_owner !== null) summary.resumedBy = fields.claim_owner;
   return summary;
 }

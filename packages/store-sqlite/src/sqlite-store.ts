@@ -31,6 +31,7 @@ import {
   encodeStoredBody,
   listCursor,
   listLimit,
+  listOrder,
   retryRefused,
   summarize,
 } from '@agent-continuations/core/store-kit';
@@ -228,12 +229,13 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
       const limit = listLimit(filter.limit);
-      const params: Record<string, unknown> = {
-        now: Date.now(),
-        after: Number(listCursor(filter.cursor)),
-        limit: limit + 1,
-      };
-      const where = ['seq > @after'];
+      const desc = listOrder(filter.order) === 'desc';
+      const params: Record<string, unknown> = { now: Date.now(), limit: limit + 1 };
+      const where: string[] = [];
+      if (filter.cursor !== undefined) {
+        where.push(desc ? 'seq < @from' : 'seq > @from');
+        params.from = Number(listCursor(filter.cursor));
+      }
       if (filter.agentName !== undefined) {
         where.push('agent_name = @agentName');
         params.agentName = filter.agentName;
@@ -259,8 +261,8 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       });
       const rows = db
         .prepare<[Record<string, unknown>], Row>(
-          `SELECT seq, id, run_id, agent_name, metadata, created_at, expires_at, error, ${STATUS} AS status
-           FROM ${table} WHERE ${where.join(' AND ')} ORDER BY seq LIMIT @limit`,
+          `SELECT seq, id, run_id, agent_name, metadata, created_at, expires_at, error, claim_owner, ${STATUS} AS status
+           FROM ${table} WHERE ${where.join(' AND ') || '1'} ORDER BY seq ${desc ? 'DESC' : 'ASC'} LIMIT @limit`,
         )
         .all(params);
       const page = rows.slice(0, limit);
@@ -339,5 +341,7 @@ function summaryOf(row: Row): StoredSummary {
   };
   if (row.expires_at !== null) summary.expiresAt = new Date(row.expires_at).toISOString();
   if (row.status === 'failed' && row.error !== null) summary.error = row.error;
+  // A completed row keeps the owner of the claim that completed it.
+  if (row.status === 'completed' && row.claim_owner !== null) summary.resumedBy = row.claim_owner;
   return summary;
 }

@@ -72,6 +72,48 @@ export function claimTests(open: Open, base: () => Continuation, options: StoreC
       await expectCode(store.claim('nope'), 'NOT_FOUND');
     });
 
+    it('records who resumed a completed continuation: the owner of the claim that completed it', async () => {
+      const opened = await open();
+      const [store, other] = await instances(opened, 2);
+      await store!.save(variant(base(), { id: 'c1', runId: 'r1' }));
+      await store!.save(variant(base(), { id: 'c2', runId: 'r2' }));
+      await store!.save(variant(base(), { id: 'c3', runId: 'r3' }));
+      const claim = await store!.claim('c1', { owner: 'ann' });
+      expect((await store!.load('c1'))?.resumedBy).toBeUndefined();
+      await store!.complete(claim);
+      // Another process sees it too, in load and in list.
+      expect(await (other ?? store!).load('c1')).toMatchObject({ status: 'completed', resumedBy: 'ann' });
+      expect((await (other ?? store!).list({ runId: 'r1' })).items).toMatchObject([
+        { id: 'c1', status: 'completed', resumedBy: 'ann' },
+      ]);
+      // A released claim, a failed one and a held one name nobody.
+      await store!.release(await store!.claim('c2', { owner: 'bob' }));
+      expect((await store!.load('c2'))?.resumedBy).toBeUndefined();
+      await store!.fail(await store!.claim('c2', { owner: 'bob' }), 'boom');
+      expect((await store!.load('c2'))?.resumedBy).toBeUndefined();
+      await store!.claim('c3', { owner: 'cat' });
+      expect((await store!.load('c3'))?.resumedBy).toBeUndefined();
+      expect('resumedBy' in (await store!.list({ runId: 'r3' })).items[0]!).toBe(false);
+    });
+
+    it('names the resumer of the completed record only, not the next continuation saved with it', async () => {
+      const { store } = await open();
+      await store.save(variant(base(), { id: 'c1', runId: 'r1' }));
+      await store.complete(await store.claim('c1', { owner: 'ann' }), {
+        next: variant(base(), { id: 'c2', runId: 'r1' }),
+      });
+      expect((await store.list({ runId: 'r1' })).items.map((item) => [item.id, item.resumedBy])).toEqual([
+        ['c1', 'ann'],
+        ['c2', undefined],
+      ]);
+      // The next continuation under the same id replaces the record: suspended again, nobody named.
+      await store.complete(await store.claim('c2', { owner: 'bob' }), {
+        next: variant(base(), { id: 'c2', runId: 'r1' }),
+      });
+      expect(await store.load('c2')).toMatchObject({ status: 'suspended' });
+      expect((await store.load('c2'))?.resumedBy).toBeUndefined();
+    });
+
     it('makes a released claim claimable again, and refuses a stale release without effect', async () => {
       const { store } = await open();
       await store.save(variant(base(), { id: 'c1' }));
@@ -163,6 +205,19 @@ export function claimTests(open: Open, base: () => Continuation, options: StoreC
       await expectCode(resumeStored(opened.store, agent, id, decisions), 'CLAIM_CONFLICT');
       expect(runs).toEqual({ update_salary: 1, send_letter: 0 });
       expect((await opened.store.load(id))?.status).toBe('completed');
+    });
+
+    it('records the claim owner given to resumeStored as who resumed the run', async () => {
+      const { store } = await open();
+      const runs = toolRuns();
+      const agent = payrollAgent(runs);
+      const first = await startPayroll(agent, { ticket: 'T-3' });
+      const id = first.continuation.id;
+      await store.save(first.continuation);
+      const decisions = { [first.actions[0]!.id]: { type: 'approve' as const, by: 'boss' } };
+      const second = suspended(await resumeStored(store, agent, id, decisions, { owner: 'boss' }));
+      expect(await store.load(id)).toMatchObject({ status: 'completed', resumedBy: 'boss' });
+      expect((await store.load(second.continuation.id))?.resumedBy).toBeUndefined();
     });
 
     it('saves the next continuation when the run suspends again, and completes the run from it', async () => {

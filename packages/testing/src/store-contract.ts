@@ -242,6 +242,82 @@ function listTests(open: Open, base: () => Continuation): void {
       expect(exact.cursor).toBeUndefined();
     });
 
+    it('lists newest first with order desc, with the same filters', async () => {
+      const { store } = await open();
+      await seed(store);
+      expect(await ids(store, { order: 'desc' })).toEqual(['g', 'f', 'e', 'd', 'c', 'b', 'a']);
+      expect(await ids(store, { order: 'asc' })).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+      expect(await ids(store, { order: 'desc', agentName: 'hr' })).toEqual(['f', 'd', 'c']);
+      expect(await ids(store, { order: 'desc', runId: 'r1' })).toEqual(['b', 'a']);
+      expect(await ids(store, { order: 'desc', metadata: { tenant: 'acme' } })).toEqual(['g', 'd', 'b', 'a']);
+      await store.claim('d');
+      expect(await ids(store, { order: 'desc', status: 'suspended' })).toEqual([
+        'g',
+        'f',
+        'e',
+        'c',
+        'b',
+        'a',
+      ]);
+      // Saving a record again keeps its place: the order is the order of first saves.
+      await store.save(variant(base(), { id: 'b', agentName: 'payroll', runId: 'r1', metadata: { v: 2 } }));
+      expect(await ids(store, { order: 'desc', runId: 'r1' })).toEqual(['b', 'a']);
+    });
+
+    it('pages newest first with a cursor, also when filters skip records between pages', async () => {
+      const { store } = await open();
+      await seed(store);
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.list({ order: 'desc', limit: 3, ...(cursor ? { cursor } : {}) });
+        pages.push(page.items.map((item) => item.id));
+        cursor = page.cursor;
+      } while (cursor);
+      expect(pages).toEqual([['g', 'f', 'e'], ['d', 'c', 'b'], ['a']]);
+
+      const first = await store.list({ order: 'desc', metadata: { tenant: 'acme' }, limit: 2 });
+      expect(first.items.map((item) => item.id)).toEqual(['g', 'd']);
+      const second = await store.list({
+        order: 'desc',
+        metadata: { tenant: 'acme' },
+        limit: 2,
+        cursor: first.cursor!,
+      });
+      expect(second.items.map((item) => item.id)).toEqual(['b', 'a']);
+      expect(second.cursor).toBeUndefined();
+
+      const exact = await store.list({ order: 'desc', limit: 7 });
+      expect(exact.items).toHaveLength(7);
+      expect(exact.cursor).toBeUndefined();
+    });
+
+    it('keeps paging stable while records are saved between pages, in either order', async () => {
+      const { store } = await open();
+      await seed(store);
+      const newest = await store.list({ order: 'desc', limit: 3 });
+      const oldest = await store.list({ limit: 3 });
+      await store.save(variant(base(), { id: 'h', runId: 'r8' }));
+      await store.save(variant(base(), { id: 'i', runId: 'r9' }));
+      const rest = async (order: 'asc' | 'desc', cursor: string | undefined) => {
+        const seen: string[] = [];
+        while (cursor) {
+          const page = await store.list({ order, limit: 3, cursor });
+          seen.push(...page.items.map((item) => item.id));
+          cursor = page.cursor;
+        }
+        return seen;
+      };
+      // Newest first: records saved after the first page never show up in the later pages.
+      expect(await rest('desc', newest.cursor)).toEqual(['d', 'c', 'b', 'a']);
+      // Oldest first: they join the end.
+      expect(await rest('asc', oldest.cursor)).toEqual(['d', 'e', 'f', 'g', 'h', 'i']);
+      expect((await store.list({ order: 'desc', limit: 2 })).items.map((item) => item.id)).toEqual([
+        'i',
+        'h',
+      ]);
+    });
+
     it('pages through many records with a filter that skips most of them', async () => {
       const { store } = await open();
       for (let i = 0; i < 230; i++) {
@@ -259,6 +335,21 @@ function listTests(open: Open, base: () => Continuation): void {
         cursor = page.cursor;
       } while (cursor);
       expect(seen).toEqual(expected);
+
+      const backwards: string[] = [];
+      cursor = undefined;
+      do {
+        const page = await store.list({
+          metadata: { shard: 'x' },
+          order: 'desc',
+          limit: 4,
+          ...(cursor ? { cursor } : {}),
+        });
+        expect(page.items.length).toBeLessThanOrEqual(4);
+        backwards.push(...page.items.map((item) => item.id));
+        cursor = page.cursor;
+      } while (cursor);
+      expect(backwards).toEqual([...expected].reverse());
     });
 
     it('refuses a bad limit or cursor, and a bad expiresAt, with INVALID_OPERATION', async () => {
@@ -266,6 +357,8 @@ function listTests(open: Open, base: () => Continuation): void {
       await expectCode(store.list({ limit: 0 }), 'INVALID_OPERATION');
       await expectCode(store.list({ limit: 1.5 }), 'INVALID_OPERATION');
       await expectCode(store.list({ cursor: 'not a cursor' }), 'INVALID_OPERATION');
+      await expectCode(store.list({ cursor: 'not a cursor', order: 'desc' }), 'INVALID_OPERATION');
+      await expectCode(store.list({ order: 'newest' as 'desc' }), 'INVALID_OPERATION');
       await expectCode(
         store.save(variant(base(), { id: 'c1' }), { expiresAt: 'next tuesday' }),
         'INVALID_OPERATION',
@@ -276,6 +369,7 @@ function listTests(open: Open, base: () => Continuation): void {
     it('returns an empty page for an empty store', async () => {
       const { store } = await open();
       expect(await store.list()).toEqual({ items: [] });
+      expect(await store.list({ order: 'desc' })).toEqual({ items: [] });
     });
   });
 }
