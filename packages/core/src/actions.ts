@@ -49,6 +49,40 @@ export function listActions(continuation: Continuation): Action[] {
   return actions;
 }
 
+/**
+ * The pending entry `id` names, as {@link listActions} would list it, found by walking the id's
+ * segments down the tree: no other action is built, so the cost follows the id's length, not the
+ * tree's size. `undefined` when no pending action has that id.
+ */
+export function findAction(
+  continuation: Continuation,
+  id: string,
+): Exclude<PendingEntry, { kind: 'agent' }> | undefined {
+  return find(continuation, id, 0);
+}
+
+/** {@link findAction} for the part of `id` from `start`, one segment a level. */
+function find(
+  continuation: Continuation,
+  id: string,
+  start: number,
+): Exclude<PendingEntry, { kind: 'agent' }> | undefined {
+  const end = id.indexOf(SEPARATOR, start);
+  const last = end < 0;
+  const length = (last ? id.length : end) - start;
+  // From the end: when two entries share an id, the later one wins, as in a map of listActions.
+  for (let index = continuation.pending.length - 1; index >= 0; index--) {
+    const entry = continuation.pending[index]!;
+    const segment = encodeSegment(entry.toolCallId);
+    if (segment.length !== length || !id.startsWith(segment, start)) continue;
+    if (entry.kind === 'agent') {
+      const found = last ? undefined : find(entry.child, id, end + 1);
+      if (found) return found;
+    } else if (last && !(entry.kind === 'approval' && entry.approved)) return entry;
+  }
+  return undefined;
+}
+
 function collect(continuation: Continuation, ids: string[], path: ActionPathSegment[], out: Action[]): void {
   for (const entry of continuation.pending) {
     const segment: ActionPathSegment = {
@@ -87,6 +121,7 @@ function toAction(
 }
 
 function encodeSegment(segment: string): string {
+  if (!segment.includes('%') && !segment.includes('/')) return segment;
   return segment.replace(/%/g, '%25').replace(/\//g, '%2F');
 }
 

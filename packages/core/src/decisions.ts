@@ -3,7 +3,7 @@
  * must fit its action, edited arguments and answers must pass the tools' schemas.
  */
 import { z } from 'zod';
-import { listActions, splitActionId } from './actions';
+import { findAction, listActions, splitActionId } from './actions';
 import { ContinuationError } from './errors';
 import type { AuditEntry, Continuation } from './format';
 import { checkJson, jsonPath, jsonValueSchema, quote } from './json';
@@ -41,14 +41,15 @@ export async function checkDecisions(
   options: { allowChangedAgent?: boolean } = {},
 ): Promise<void> {
   checkDecisionsShape(decisions);
-  const actions = new Map(listActions(continuation).map((action) => [action.id, action]));
   // Keyed by tool-call id, grouped into null-prototype objects: an id segment such as
   // `__proto__` (the model chose it) is a key like any other, and its decision is checked.
   const nested = new Map<string, Record<string, Decision>>();
   for (const [id, raw] of Object.entries(decisions)) {
-    const action = actions.get(id);
+    // Found by its id alone: listing every action at every level of a nested resume would cost
+    // the depth squared.
+    const action = findAction(continuation, id);
     if (!action) {
-      const pending = [...actions.keys()];
+      const pending = [...new Set(listActions(continuation).map((each) => each.id))];
       const listed = pending
         .slice(0, 10)
         .map((each) => quote(each, 60))
@@ -171,10 +172,9 @@ function clip(text: string): string {
  * ```
  */
 export function auditEntries(continuation: Continuation, decisions: Decisions): AuditEntry[] {
-  const actions = new Map(listActions(continuation).map((action) => [action.id, action]));
   const at = new Date().toISOString();
   return Object.entries(decisions).map(([actionId, decision]) => {
-    const action = actions.get(actionId)!;
+    const action = findAction(continuation, actionId)!;
     const entry: AuditEntry = {
       actionId,
       type: decision.type,

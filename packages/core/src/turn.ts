@@ -402,8 +402,11 @@ async function runChild<I, O>(
     }
     await (streamed ? turn.observe(nested) : turn.emit(nested));
   };
+  // A child's events serve this run's observers (and the checkpoints they take) only: when this
+  // run has none, passing each event up every level of a deep tree would cost the depth squared.
+  const observed = options.onEvent !== undefined || turn.forward !== undefined;
   const childOptions: RunOptions = {
-    onEvent,
+    ...(observed ? { onEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.allowChangedAgent ? { allowChangedAgent: true } : {}),
     ...(options.suspendWhen ? { suspendWhen: options.suspendWhen } : {}),
