@@ -178,7 +178,10 @@ export interface ConsoleOptions {
    */
   linksNeedIdentity?: boolean;
   /**
-   * Claim owner recorded by the store for resumes made here; `console` by default.
+   * Claim owner recorded by the store for resumes made here that no identified person decided (an
+   * approval link opened by someone `authorize` does not name); `console` by default. A decision by
+   * an identified person claims with that person's id, which the store keeps as `resumedBy`, so
+   * that any console process can later say who decided a run that completed.
    *
    * @example
    * ```ts
@@ -229,7 +232,8 @@ export interface Console {
 }
 
 interface Decider {
-  at: string;
+  /** When, if known (the store's `resumedBy` carries no time). */
+  at?: string;
   by: string;
 }
 
@@ -298,11 +302,14 @@ export function createConsole(options: ConsoleOptions): Console {
   });
   app.notFound((c) => c.html(messagePage(base, 'Not found', ['There is no page here.']), 404));
 
+  /** The identity of a link opened by someone `authorize` does not name: the link decided. */
+  const anonymousLink: Identity = { id: 'link' };
+
   async function allow(c: Context, access: Access): Promise<Identity | undefined> {
     const identity = await options.authorize(c.req.raw, access);
     if (identity === false) return undefined;
     if (identity) return identity;
-    if (access.via === 'link' && !options.linksNeedIdentity) return { id: 'link' };
+    if (access.via === 'link' && !options.linksNeedIdentity) return anonymousLink;
     return undefined;
   }
 
@@ -360,6 +367,7 @@ export function createConsole(options: ConsoleOptions): Console {
         status: 'suspended',
         ...(Object.keys(metadata).length ? { metadata } : {}),
         limit: pageSize,
+        order: 'desc',
         ...(cursor ? { cursor } : {}),
       });
       const loaded = await Promise.all(listed.items.map((item) => store.load(item.id)));
@@ -381,7 +389,6 @@ export function createConsole(options: ConsoleOptions): Console {
           });
         }
       }
-      rows.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
       if (listed.cursor) {
         const params = new URLSearchParams(query);
         params.set('cursor', listed.cursor);
@@ -576,6 +583,11 @@ export function createConsole(options: ConsoleOptions): Console {
       );
       if (entry) return { by: entry.by ?? 'someone', at: entry.at };
     }
+    // The run completed without a later continuation: the store kept the claim's owner, which a
+    // console resuming here sets to the deciding person (a worker's resumes name the worker).
+    if (stored.status === 'completed' && stored.resumedBy !== undefined && !options.submitDecisions) {
+      return { by: stored.resumedBy };
+    }
     return undefined;
   }
 
@@ -585,7 +597,7 @@ export function createConsole(options: ConsoleOptions): Console {
     const lines = [
       linkUsed ? 'This link was already used.' : 'Already decided.',
       decider
-        ? `Decided by ${decider.by} at ${decider.at}; nothing was applied this time.`
+        ? `Decided by ${decider.by}${decider.at ? ` at ${decider.at}` : ''}; nothing was applied this time.`
         : 'Someone else decided first; nothing was applied this time.',
     ];
     if (stored?.status === 'failed') {
@@ -630,13 +642,17 @@ export function createConsole(options: ConsoleOptions): Console {
     | { ok: false; response: Response | Promise<Response> }
     | { ok: false; invalid: string[] };
 
-  /** Apply decisions through the claimed stored resume (or the worker). */
+  /**
+   * Apply decisions through the claimed stored resume (or the worker). The claim's owner is `by`,
+   * the deciding person, unless nobody identified decided (`anonymous`).
+   */
   async function apply(
     c: Context,
     stored: StoredContinuation,
     decisions: Decisions,
     by: string,
     linkUsed = false,
+    anonymous = false,
   ): Promise<Applied> {
     const id = stored.id;
     const runUrl = (target: string, outcome?: string) =>
@@ -669,7 +685,8 @@ export function createConsole(options: ConsoleOptions): Console {
     }
     let result: RunResult<unknown>;
     try {
-      result = await resumeStored(noting(by), agent, id, decisions, { owner: options.owner ?? 'console' });
+      const owner = anonymous ? (options.owner ?? 'console') : by;
+      result = await resumeStored(noting(by), agent, id, decisions, { owner });
     } catch (error) {
       if (isContinuationError(error, 'CLAIM_CONFLICT'))
         return { ok: false, response: alreadyDecided(c, id, linkUsed) };
@@ -826,7 +843,14 @@ export function createConsole(options: ConsoleOptions): Console {
     const decision: Decision = { type: link.kind, by: identity.id };
     const reason = typeof form.reason === 'string' ? form.reason.trim() : '';
     if (reason && decision.type === 'reject') decision.reason = reason;
-    const applied = await apply(c, stored, { [action.id]: decision }, identity.id, true);
+    const applied = await apply(
+      c,
+      stored,
+      { [action.id]: decision },
+      identity.id,
+      true,
+      identity === anonymousLink,
+    );
     if (applied.ok) return c.redirect(applied.location, 303);
     if ('response' in applied) return applied.response;
     return c.html(messagePage(base, 'Not applied', applied.invalid), 422);

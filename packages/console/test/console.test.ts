@@ -71,27 +71,31 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     expect((await browser.get('/?olderThan=soon')).status).toBe(400);
   });
 
-  it('pages through the store with its cursor', async () => {
+  it('pages through the store with its cursor, newest first, also while runs are saved between pages', async () => {
     store = makeStore();
-    const ids: string[] = [];
-    for (let index = 0; index < 3; index++) {
+    const suspend = async (index: number) => {
       const { hr } = hrAgents({ runs: [] });
       const result = (await hr.run(`Raise ${index}`)) as SuspendedResult;
       await store.save(result.continuation);
-      ids.push(result.continuation.id);
-    }
+      return result.continuation.id;
+    };
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index++) ids.push(await suspend(index));
     const browser = client(testConsole(store, { agents: {}, pageSize: 2 }));
-    const seen: string[] = [];
+    const listed = (text: string) =>
+      [...text.matchAll(/href="\/runs\/([^"#]+)#/g)].map((match) => decodeURIComponent(match[1]!));
+    const pages: string[][] = [];
     let path: string | undefined = '/';
-    for (let pages = 0; path && pages < 5; pages++) {
+    for (let count = 0; path && count < 5; count++) {
       const page = await browser.get(path);
       expect(page.status).toBe(200);
-      seen.push(
-        ...[...page.text.matchAll(/href="\/runs\/([^"#]+)#/g)].map((match) => decodeURIComponent(match[1]!)),
-      );
+      pages.push(listed(page.text));
       path = /<a href="([^"]+)">Next page<\/a>/.exec(page.text)?.[1]?.replaceAll('&amp;', '&');
+      // A run that suspends while someone pages is on the first page, not in the later ones.
+      if (count === 0) ids.push(await suspend(9));
     }
-    expect(seen.sort()).toEqual([...ids].sort());
+    expect(pages).toEqual([[ids[4], ids[3]], [ids[2], ids[1]], [ids[0]]]);
+    expect(listed((await browser.get('/')).text)).toEqual([ids[5], ids[4]]);
   });
 
   it('shows the run: the chain with the arguments at each level, the transcript, a generated form', async () => {
@@ -240,6 +244,33 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
       [`decision:${SALARY_ACTION}`]: 'approve',
     });
     expect(again.status).toBe(409);
+    expect(ledger.runs).toHaveLength(1);
+  });
+
+  it('two console processes: the loser names the winner from the store even though the run completed', async () => {
+    const ledger: Ledger = { runs: [] };
+    const { agents, id } = await suspendedHr(ledger);
+    // Two consoles share nothing but the store, as two processes behind a load balancer would.
+    const ann = client(testConsole(store, { agents: { hr: agents.hr } }), 'ann');
+    const bob = client(testConsole(store, { agents: { hr: agents.hr } }), 'bob');
+    const annToken = await ann.csrf(`/runs/${encoded(id)}`);
+    const bobToken = await bob.csrf(`/runs/${encoded(id)}`);
+    const won = await ann.post(`/runs/${encoded(id)}/decide`, {
+      csrf: annToken,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(won.status).toBe(303);
+    expect(won.location).toBe(`/runs/${encoded(id)}?outcome=completed`);
+    // No later continuation holds an audit trail: the store names who resumed the run.
+    expect((await store.list({ status: 'suspended' })).items).toEqual([]);
+    expect(await store.load(id)).toMatchObject({ status: 'completed', resumedBy: 'ann' });
+    const lost = await bob.post(`/runs/${encoded(id)}/decide`, {
+      csrf: bobToken,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(lost.status).toBe(409);
+    expect(lost.text).toContain('Already decided');
+    expect(lost.text).toContain('Decided by ann;');
     expect(ledger.runs).toHaveLength(1);
   });
 
@@ -454,6 +485,8 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     const applied = await visitor.post(path, { csrf });
     expect(applied.status).toBe(303);
     expect(ledger.runs).toHaveLength(1);
+    // Nobody identified decided: the claim was the console's own.
+    expect((await store.load(id))?.resumedBy).toBe('console');
 
     const reused = await visitor.post(path, { csrf });
     expect(reused.status).toBe(409);
