@@ -94,23 +94,50 @@ export function serializeContinuation(continuation: Continuation): string {
   return continuationText(continuation);
 }
 
+/**
+ * The JSON text of each continuation this module returned, when it is known without extra work: an
+ * object given back to be read again whose JSON is that same text is a copy of a value that
+ * passed every check, so the copy is all that is left to make.
+ */
+const validatedText = new WeakMap<object, string>();
+
 function decode(input: unknown): Continuation {
   const text = typeof input === 'string' || input instanceof Uint8Array;
   let value: unknown;
+  let copied: string | undefined;
   if (typeof input === 'string') value = parseText(input);
   else if (input instanceof Uint8Array) value = parseText(decodeUtf8(input));
   else {
+    const known = typeof input === 'object' && input !== null ? validatedText.get(input) : undefined;
+    if (known !== undefined) {
+      let same = false;
+      try {
+        same = JSON.stringify(input) === known;
+      } catch {
+        // Not JSON any more: the full checks below say where.
+      }
+      if (same) {
+        const copy = JSON.parse(known) as Continuation;
+        validatedText.set(copy, known);
+        return copy;
+      }
+    }
     checkJson(input, JSON_CHECK);
     // An in-memory value is copied, so the caller's later changes cannot reach the result.
-    value = JSON.parse(JSON.stringify(input));
+    copied = JSON.stringify(input);
+    value = JSON.parse(copied);
   }
   // Parsed text is JSON by construction: one walk checks depth, keys, headers and schema at once.
   // Only when it says no does the full pipeline run, for its precise error.
-  if (!isValidContinuation(value)) value = checkFully(value, text);
+  const valid = isValidContinuation(value);
+  if (!valid) value = checkFully(value, text);
   // The schema only validates: its output would drop `__proto__` members, so the checked input
   // itself is the result (the schema has no defaults or transforms to apply).
   const continuation = value as Continuation;
   checkConsistency(continuation);
+  // Only text that reads as it is (no migration) stands for the value it gave.
+  const json = typeof input === 'string' ? input : copied;
+  if (valid && json !== undefined) validatedText.set(continuation, json);
   return continuation;
 }
 

@@ -60,7 +60,7 @@ export async function checkDecisions(
         { path: jsonPath([id]), details: { id: id.length > 200 ? `${id.slice(0, 200)}…` : id, pending } },
       );
     }
-    const parsed = decisionSchema.safeParse(raw);
+    const parsed = plainDecision(raw) ? { success: true as const } : decisionSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const where = jsonPath([id, ...issue.path]);
@@ -142,6 +142,45 @@ export function checkDecisionsShape(decisions: unknown): asserts decisions is De
     );
   }
   checkJson(decisions, { code: 'INVALID_DECISION', what: 'Decisions' });
+}
+
+/** The keys each decision type allows, beside `type`. */
+const DECISION_KEYS: Record<string, ReadonlySet<string>> = {
+  approve: new Set(['type', 'args', 'by', 'reason']),
+  reject: new Set(['type', 'reason', 'by']),
+  input: new Set(['type', 'value', 'by']),
+};
+
+/**
+ * The common decisions the schema accepts, recognised without it: a known type, only its keys,
+ * `by` and `reason` strings. Anything else (including every refusal) goes to the schema, which
+ * also explains what is wrong. Decisions were checked as JSON before, so `args` and `value` are.
+ */
+function plainDecision(raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return false;
+  const decision = raw as Record<string, unknown>;
+  const type = decision.type;
+  const allowed =
+    typeof type === 'string' && Object.hasOwn(DECISION_KEYS, type) ? DECISION_KEYS[type] : undefined;
+  if (!allowed) return false;
+  for (const key of Object.keys(decision)) {
+    if (!allowed.has(key)) return false;
+    const value = decision[key];
+    if ((key === 'by' || key === 'reason') && typeof value !== 'string') return false;
+    if ((key === 'args' || key === 'value') && !isFiniteJson(value)) return false;
+  }
+  return type !== 'input' || Object.hasOwn(decision, 'value');
+}
+
+/** JSON with finite numbers only, as `jsonValueSchema` wants it (depth was bounded before). */
+function isFiniteJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isFiniteJson);
+  if (typeof value !== 'object') return false;
+  for (const key of Object.keys(value))
+    if (!isFiniteJson((value as Record<string, unknown>)[key])) return false;
+  return true;
 }
 
 function explainIssue(issue: z.core.$ZodIssue): string {
