@@ -21,14 +21,15 @@ const WAITING: ReadonlySet<StoredStatus> = new Set(['suspended', 'claimed', 'exp
 
 /** `list`: the store's continuations (pending ones by default), each with its actions. */
 export const list: Command = {
-  usage: 'list [--agent NAME] [--status STATUS[,STATUS]|all] [--limit N] [--cursor CURSOR]',
-  summary: 'pending continuations and their actions, oldest first',
+  usage: 'list [--agent NAME] [--status STATUS[,STATUS]|all] [--limit N] [--cursor CURSOR] [--newest-first]',
+  summary: 'pending continuations and their actions, oldest first (or newest first)',
   operands: { min: 0, max: 0 },
   options: {
     agent: { type: 'string' },
     status: { type: 'string' },
     limit: { type: 'string' },
     cursor: { type: 'string' },
+    'newest-first': { type: 'boolean' },
   },
   async run(context) {
     const store = await context.store();
@@ -44,6 +45,8 @@ export const list: Command = {
     }
     const cursor = stringOption(context.values, 'cursor');
     if (cursor !== undefined) filter.cursor = cursor;
+    const newestFirst = context.values['newest-first'] === true;
+    if (newestFirst) filter.order = 'desc';
     const page = await store.list(filter);
     const items = await Promise.all(
       page.items.map(async (summary) => ({ ...summary, ...(await actionsOf(context, summary)) })),
@@ -52,11 +55,12 @@ export const list: Command = {
     for (const item of items) {
       lines.push(`${item.id}  ${item.status}  ${item.agentName}  ${item.createdAt}  run ${item.runId}`);
       if (item.error) lines.push(`  error: ${item.error}`);
+      if (item.resumedBy) lines.push(`  resumed by ${item.resumedBy}`);
       if (item.actionsError) lines.push(`  actions unavailable: ${item.actionsError}`);
       for (const action of item.actions ?? []) lines.push(`  ${actionLine(action)}`);
     }
     if (items.length === 0) lines.push('No continuations match.');
-    if (page.cursor) lines.push(`More: add --cursor ${page.cursor}`);
+    if (page.cursor) lines.push(`More: add --cursor ${page.cursor}${newestFirst ? ' --newest-first' : ''}`);
     return { json: { items, ...(page.cursor ? { cursor: page.cursor } : {}) }, text: lines.join('\n') };
   },
 };
@@ -119,6 +123,7 @@ function showText(
     `  step ${result.step}, ${result.usage.totalTokens} tokens, ${result.messages} messages${result.sealed ? ', sealed' : ''}`,
   ];
   if (result.error) lines.push(`  error      ${result.error}`);
+  if (result.resumedBy) lines.push(`  resumed by ${result.resumedBy}`);
   if (Object.keys(result.metadata).length > 0) lines.push(`  metadata   ${json(result.metadata)}`);
   lines.push('', `${result.actions.length} action(s):`);
   lines.push(`${result.agent.name} (${result.agent.framework}), step ${result.step}`);

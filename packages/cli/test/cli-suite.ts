@@ -109,6 +109,18 @@ export function cliSuite(kind: string, backend: CliBackend): void {
         expect(text.stdout).toContain(`approval ${SALARY}  hr > payroll > salary > update_salary`);
         expect(badStatus.code).toBe(2);
         expect(badStatus.stderr).toContain('--status "pending" is not one of');
+
+        // --newest-first: the same records in reverse, paged backwards by the cursor.
+        const newest = await cli(['list', '--newest-first', '--json']);
+        expect(newest.code).toBe(0);
+        expect(newest.json.items.map((each: { id: string }) => each.id)).toEqual([...ids].reverse());
+        const top = await cli(['list', '--newest-first', '--limit', '1']);
+        expect(top.code).toBe(0);
+        const hint = /More: add (--cursor \S+ --newest-first)/.exec(top.stdout);
+        expect(hint).not.toBeNull();
+        const below = await cli(['list', '--limit', '1', ...hint![1]!.split(' '), '--json']);
+        expect(below.code).toBe(0);
+        expect(below.json.items.map((each: { id: string }) => each.id)).toEqual([[...ids].reverse()[1]]);
       },
       SLOW,
     );
