@@ -217,6 +217,7 @@ export function runBody(options: {
     createdAt: string;
     expiresAt?: string;
     error?: string;
+    resumedBy?: string;
   };
   continuation: Continuation;
   actions: ActionView[];
@@ -244,6 +245,7 @@ ${options.notice ? html`<p class="status" role="status">${options.notice}</p>` :
 <dt>Suspended at</dt><dd><time datetime="${stored.createdAt}">${stored.createdAt}</time></dd>
 ${stored.expiresAt ? html`<dt>Expires at</dt><dd><time datetime="${stored.expiresAt}">${stored.expiresAt}</time></dd>` : ''}
 ${stored.error ? html`<dt>Error</dt><dd>${stored.error}</dd>` : ''}
+${stored.resumedBy !== undefined ? html`<dt>Resumed by</dt><dd>${stored.resumedBy}</dd>` : ''}
 ${Object.keys(continuation.metadata).length ? html`<dt>Metadata</dt><dd><code>${jsonLine(continuation.metadata, 400)}</code></dd>` : ''}
 </dl>
 ${options.later ? html`<p>This run went on: <a href="${base}/runs/${encodeURIComponent(options.later.id)}">its latest continuation</a> (${options.later.status}).</p>` : ''}

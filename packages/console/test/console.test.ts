@@ -272,6 +272,7 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     expect(lost.text).toContain('Already decided');
     expect(lost.text).toContain('Decided by ann;');
     expect(ledger.runs).toHaveLength(1);
+    expect((await bob.get(`/runs/${encoded(id)}`)).text).toContain('<dt>Resumed by</dt><dd>ann</dd>');
   });
 
   it('two submits racing without a gate: one applies, the other is refused, the tool runs once', async () => {
