@@ -10,6 +10,7 @@ import type {
   ModelRequest,
   ModelResponse,
   ModelStreamEvent,
+  ToolCallPart,
 } from '@agent-continuations/core';
 import {
   generateText,
@@ -28,6 +29,7 @@ import {
   STEP_CALLBACK,
   STEP_RESPONSE_MESSAGES,
 } from './compat';
+import { type Accepted, inputSchemaOf, notingSchema } from './input-schemas';
 import { AI_SDK_KEY, toModelMessage, toNeutralMessage } from './messages';
 import { isRejection } from './rejection';
 import type { StepRecord } from './steps';
@@ -38,6 +40,16 @@ interface StepParts {
   usage: Parameters<typeof toResponse>[1];
   finishReason: string;
   rawFinishReason: string | undefined;
+  /** The step's parts as the SDK made them (its response messages are copies). */
+  content?: readonly StepPart[];
+}
+
+/** What the port reads of a step's part. */
+interface StepPart {
+  type: string;
+  toolCallId?: string;
+  input?: unknown;
+  providerExecuted?: boolean;
 }
 
 /** The request a call's next step answers, with its prompt. */
@@ -133,16 +145,26 @@ function deferred<T>(): Deferred<T> {
 /** The engine's model port for an agent's settings. */
 export function createModelPort(settings: AnySettings): ModelPort {
   const tools = settings.tools ?? {};
-  const modelTools = Object.fromEntries(
+  // The inputs the SDK's validation of tool calls accepted, by the value it gave: a call whose
+  // arguments are that same input reaches the engine's tool already validated.
+  const accepted: Accepted = new WeakMap();
+  const modelTools: Record<string, Tool & Record<string, unknown>> = Object.fromEntries(
     Object.entries(tools).map(([name, tool]) => {
       const {
         execute: _execute,
         needsApproval: _needsApproval,
         ...schemaOnly
       } = tool as Tool & Record<string, unknown>;
-      return [name, schemaOnly];
+      if (schemaOnly.type === 'provider') return [name, schemaOnly];
+      const inputSchema = notingSchema(inputSchemaOf((tool as Tool).inputSchema), accepted);
+      return [name, { ...schemaOnly, inputSchema }];
     }),
   );
+  const responseOf = (step: StepParts): ModelResponse =>
+    toResponse(step.response.messages, step.usage, step.finishReason, step.rawFinishReason, {
+      accepted,
+      content: step.content,
+    });
   // In a call kept open across steps, the SDK must go on after a step with tool calls, which it
   // does once each call has a result: these placeholders are never sent (the next step's prompt
   // is the engine's history, with the engine's results).
@@ -212,7 +234,10 @@ export function createModelPort(settings: AnySettings): ModelPort {
     const result = await generateText(
       callArgs(() => current) as unknown as Parameters<typeof generateText>[0],
     );
-    return toResponse(result.response.messages, result.usage, result.finishReason, result.rawFinishReason);
+    return toResponse(result.response.messages, result.usage, result.finishReason, result.rawFinishReason, {
+      accepted,
+      content: result.content as readonly StepPart[],
+    });
   };
 
   async function* stream(current: Current): AsyncIterable<ModelStreamEvent> {
@@ -273,6 +298,7 @@ export function createModelPort(settings: AnySettings): ModelPort {
       usage: step.usage,
       finishReason: step.finishReason,
       rawFinishReason: step.rawFinishReason,
+      ...(step.content ? { content: step.content } : {}),
     });
   };
   /** Decide for a call that handed its step over: one more step (`true`) or end (`false`). */
@@ -479,10 +505,6 @@ function placeholderResult(): null {
   return null;
 }
 
-function responseOf(step: StepParts): ModelResponse {
-  return toResponse(step.response.messages, step.usage, step.finishReason, step.rawFinishReason);
-}
-
 /**
  * The prompt for one step. Results the engine recorded carry the tool's return value; like the
  * SDK, send the model what the tool's `toModelOutput` makes of it. A call a human rejected goes
@@ -567,11 +589,15 @@ function toResponse(
   },
   finishReason: string,
   rawFinishReason: string | undefined,
+  validated: { accepted: Accepted; content: readonly StepPart[] | undefined },
 ): ModelResponse {
   const assistant = messages.find((message) => message.role === 'assistant');
   const converted: AssistantMessage = assistant
     ? (toNeutralMessage(assistant) as AssistantMessage)
     : { role: 'assistant', content: [] };
+  const validatedArgs = validated.content
+    ? validatedCalls(validated.content, converted, validated.accepted)
+    : undefined;
   // The call's own usage and finish reason, for the SDK-shaped steps (`stopWhen`, `onFinish`).
   const step: StepRecord = {
     usage: JSON.parse(JSON.stringify(usage)) as StepRecord['usage'],
@@ -589,5 +615,32 @@ function toResponse(
     message,
     usage: { inputTokens, outputTokens, totalTokens: usage.totalTokens ?? inputTokens + outputTokens },
     finishReason,
+    ...(validatedArgs ? { validatedArgs } : {}),
   };
+}
+
+/**
+ * The calls of `converted` whose arguments the SDK validated as they are, with the value the
+ * validation gave: the input the validator accepted has the JSON of the call's `args`, so the
+ * engine's tool (same validator) would accept them and give that value.
+ */
+function validatedCalls(
+  content: readonly StepPart[],
+  converted: AssistantMessage,
+  accepted: Accepted,
+): Map<ToolCallPart, unknown> | undefined {
+  if (typeof converted.content === 'string') return undefined;
+  let found: Map<ToolCallPart, unknown> | undefined;
+  for (const part of content) {
+    if (part.type !== 'tool-call' || part.providerExecuted) continue;
+    const value = part.input;
+    if (typeof value !== 'object' || value === null || !accepted.has(value)) continue;
+    const call = converted.content.find(
+      (each): each is ToolCallPart => each.type === 'tool-call' && each.toolCallId === part.toolCallId,
+    );
+    if (!call || JSON.stringify(accepted.get(value)) !== JSON.stringify(call.args)) continue;
+    found ??= new Map();
+    found.set(call, value);
+  }
+  return found;
 }

@@ -13,6 +13,7 @@ import {
 } from '@agent-continuations/core';
 import { asSchema, type FlexibleSchema, jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { type AnySettings, approvalStatus, toolOptionsContext } from './compat';
+import { inputSchemaOf } from './input-schemas';
 import { toModelMessages } from './messages';
 
 const AGENT = Symbol.for('agent-continuations.vercel-ai.agent');
@@ -121,7 +122,8 @@ export async function toEngineTools(settings: AnySettings): Promise<ToolDefiniti
 }
 
 async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool): Promise<ToolDefinition> {
-  const schema = asSchema(sdkTool.inputSchema);
+  // The same schema object the model port gives the SDK: one validator for both.
+  const schema = inputSchemaOf(sdkTool.inputSchema);
   const inputSchema = (await schema.jsonSchema) as JsonSchema;
   const binding = (sdkTool as { [AGENT]?: AgentBinding })[AGENT];
   // Calls an `ai@7` policy denied, remembered between the approval check and `execute`.

@@ -16,6 +16,7 @@ import {
   type AssistantMessage,
   inputMessages,
   type Message,
+  type ToolCallPart,
   textOf,
   toolCallIdsIn,
   toolCallsOf,
@@ -316,6 +317,8 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     // Tool-call ids the transcript holds, kept as model calls add theirs (nothing else adds any).
     const taken = toolCallIdsIn(state.messages);
     let turnDecisions = decisions;
+    // What the port validated in the model call just made, for the turn that follows it only.
+    let validated: ReadonlyMap<ToolCallPart, unknown> | undefined;
     for (;;) {
       const calls = toolCallsOf(state.messages[state.messages.length - 1]);
       if (calls.length > 0) {
@@ -330,11 +333,13 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
             checkpoint,
             live,
             ...(sink ? { forward: (event: AgentStreamEvent<unknown>) => sink.forward(event) } : {}),
+            ...(validated ? { validated } : {}),
           },
           calls,
           turnDecisions,
         );
         turnDecisions = decisionsByCall({});
+        validated = undefined;
         live.clear();
         if (state.pending.size > 0) {
           const dated = withDeadlines(
@@ -400,6 +405,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
       const message = jsonArgs(uniqueToolCallIds(response.message, taken));
       state.messages.push(message);
       for (const call of toolCallsOf(message)) taken.add(call.toolCallId);
+      validated = response.validatedArgs;
       await emit({
         type: 'model-call',
         runId: state.runId,

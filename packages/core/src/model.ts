@@ -29,6 +29,20 @@ export interface ModelResponse {
   message: AssistantMessage;
   usage?: Partial<Usage>;
   finishReason?: string;
+  /**
+   * Tool calls of `message` whose arguments the port already validated in this call, with the
+   * very validator of the engine tool of that name, and what it gave: the engine hands that value
+   * to the tool instead of validating the same arguments again. A port sets an entry only when
+   * the value it validated is the call's `args` (the same JSON); the engine uses it only for the
+   * same part object, in the turn right after this call.
+   *
+   * @example
+   * ```ts
+   * const validatedArgs = new Map([[message.content[0], parsedArgs]]);
+   * return { message, validatedArgs };
+   * ```
+   */
+  validatedArgs?: ReadonlyMap<ToolCallPart, unknown>;
 }
 
 /** Deltas while a model call streams; the last event is always `finish`. */

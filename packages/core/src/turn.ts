@@ -36,6 +36,8 @@ export interface TurnContext {
   live: Map<string, PendingEntry | (() => PendingEntry)>;
   /** When the run streams: where a streamed sub-agent's events go, tagged with their path. */
   forward?: (event: AgentStreamEvent<unknown>) => void;
+  /** Arguments the model port validated with the tools' own validators in the call just made. */
+  validated?: ReadonlyMap<ToolCallPart, unknown>;
 }
 
 /** A call whose tool or sub-agent failed in a way that ends the turn (not a result for the model). */
@@ -172,7 +174,9 @@ async function startCall(turn: TurnContext, call: ToolCallPart, failures: CallFa
     const known = [...turn.tools.keys()].join(', ') || 'none';
     return finish(turn, call, `Unknown tool "${call.toolName}". Available tools: ${known}.`, true);
   }
-  const checked = await validateArgs(tool, call.args);
+  const checked = turn.validated?.has(call)
+    ? { ok: true as const, value: turn.validated.get(call) }
+    : await validateArgs(tool, call.args);
   if (!checked.ok)
     return finish(turn, call, `Invalid arguments for tool "${tool.name}": ${checked.message}`, true);
   const needsApproval =
