@@ -118,9 +118,8 @@ async function decide(context: CommandContext, verb: Verb, make: () => Decision)
     agent,
     id,
     { [actionId]: decision },
-    {
-      owner: owner(),
-    },
+    // The person who decided is the claim's owner, so the store can say who resumed the run.
+    { owner: decision.by ?? owner() },
   );
   return report(id, result, { actionId, decision });
 }

@@ -208,6 +208,10 @@ export function cliSuite(kind: string, backend: CliBackend): void {
         expect(again.code).toBe(1);
         expect(again.json.error.code).toBe('CLAIM_CONFLICT');
         expect(ws.runs().update_salary).toBe(1);
+        // The store says who resumed the decided continuation: the person given with --by.
+        expect((await cli(['show', nested.id, '--json'])).json).toMatchObject({
+          resumedBy: 'ann@example.com',
+        });
 
         // The audit trail of the next continuation holds who approved, and the edit.
         const next = approved.json.next as string;
