@@ -264,6 +264,20 @@ async function startUpRows() {
       'import (ms)': core.reported?.toFixed(1) ?? '-',
     });
   } else rows.push({ process: 'import core (packages/core/dist)', note: 'not built: pnpm build first' });
+  for (const entry of ['index.js', 'runtime.js']) {
+    const file = here(`../packages/testing/dist/${entry}`);
+    const process = `import @agent-continuations/testing${entry === 'runtime.js' ? '/runtime' : ''} (dist)`;
+    if (!existsSync(file)) {
+      rows.push({ process, note: 'not built, or no such entry' });
+      continue;
+    }
+    const testingDist = await medianStart(['--input-type=module', '-e', importScript(file)]);
+    rows.push({
+      process,
+      'spawn to ready (ms)': testingDist.ms.toFixed(0),
+      'import (ms)': testingDist.reported?.toFixed(1) ?? '-',
+    });
+  }
   const source = await medianStart([
     SOURCE,
     '--import',

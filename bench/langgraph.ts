@@ -5,7 +5,7 @@
  * graph alone (in-memory and SQLite checkpointers) and wrapped by the adapter, wall and CPU time,
  * with the adapter's ratio to the graph on its own SqliteSaver.
  */
-import { serializeContinuation } from '@agent-continuations/core';
+import { type Continuation, type PendingEntry, serializeContinuation } from '@agent-continuations/core';
 import { fromGraph, requireApproval } from '@agent-continuations/langgraph';
 import type { Script } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
@@ -13,6 +13,7 @@ import { MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { z } from 'zod';
+import { mixedChain } from '../packages/adapter-langgraph/test/fixtures/mixed-chain';
 import { ScriptedChatModel } from '../packages/adapter-langgraph/test/scripted-chat-model';
 import { table } from './report';
 
@@ -151,6 +152,43 @@ export async function run(): Promise<void> {
     `LangGraph: time per step of a full N-step run, the graph on its own checkpointer and wrapped (best of ${REPEATS}, interleaved)`,
   );
   table('LangGraph: time per step', timeRows);
+  console.log(
+    '\nLangGraph at every level of a 3-level chain (createAgent > createReactAgent > StateGraph), the leaf waiting',
+  );
+  table('LangGraph: a chain of three LangGraph levels', [await chainRow()]);
 }
+
+/** The chain's size against the sum of its levels' own sizes, and how often the leaf is stored. */
+async function chainRow(): Promise<Record<string, unknown>> {
+  const result = await mixedChain({}).run('pay bob 50');
+  if (result.status !== 'suspended') throw new Error('expected a suspension');
+  const text = serializeContinuation(result.continuation);
+  const levels: Continuation[] = [];
+  for (let level: Continuation | undefined = result.continuation; level; ) {
+    levels.push(level);
+    const entry: PendingEntry | undefined = level.pending.find((one) => one.kind === 'agent');
+    level = entry?.kind === 'agent' ? entry.child : undefined;
+  }
+  // A level's own bytes: its text less every copy of the level below it (by the copies of its id).
+  const own = (level: Continuation, index: number) => {
+    const bytes = serializeContinuation(level).length;
+    const below = levels[index + 1];
+    if (!below) return bytes;
+    const copies = occurrencesOf(serializeContinuation(level), below.id);
+    return bytes - copies * serializeContinuation(below).length;
+  };
+  const sum = levels.reduce((total, level, index) => total + own(level, index), 0);
+  const leaf = levels[levels.length - 1]!;
+  return {
+    levels: levels.length,
+    bytes: text.length,
+    'sum of levels': sum,
+    'bytes / sum': (text.length / sum).toFixed(2),
+    'leaf stored (times)': occurrencesOf(text, leaf.id),
+    goal: '<= 1.1x, each level once',
+  };
+}
+
+const occurrencesOf = (text: string, part: string) => text.split(part).length - 1;
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();
