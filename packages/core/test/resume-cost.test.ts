@@ -4,17 +4,13 @@
  * take a checkpoint of the levels below it at each of their steps. Counted, not timed.
  */
 import {
-  agentTool,
   type ContinuableAgent,
   type Continuation,
-  createContinuableAgent,
-  defineTool,
   listActions,
   serializeContinuation,
 } from '@agent-continuations/core';
-import { reportResults, scriptedModel } from '@agent-continuations/testing/runtime';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { deepChain } from './deep-chain';
 
 interface Counts {
   checks: number;
@@ -22,34 +18,8 @@ interface Counts {
   paid: number;
 }
 
-/** Agents nested `depth` deep, the deepest asking approval to pay; every level counts its checks. */
 function chain(depth: number, counts: Counts): ContinuableAgent {
-  const pay = defineTool({
-    name: 'pay',
-    parameters: z.object({ amount: z.number() }),
-    needsApproval: true,
-    execute: ({ amount }) => {
-      counts.paid++;
-      return { paid: amount };
-    },
-  });
-  let agent: ContinuableAgent = createContinuableAgent({
-    name: `level${depth - 1}`,
-    model: scriptedModel([{ toolCalls: [{ name: 'pay', args: { amount: 10 } }] }, reportResults]),
-    tools: [pay],
-  });
-  for (let level = depth - 2; level >= 0; level--) {
-    const child = counted(agent, counts);
-    agent = createContinuableAgent({
-      name: `level${level}`,
-      model: scriptedModel([
-        { toolCalls: [{ name: `level${level + 1}`, args: { input: 'go on' } }] },
-        reportResults,
-      ]),
-      tools: [agentTool(child)],
-    });
-  }
-  return agent;
+  return deepChain(depth, counts, (agent) => counted(agent, counts));
 }
 
 /** The same agent, counting the checks its parent asks of it and the checkpoints it is asked for. */
