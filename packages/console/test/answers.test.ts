@@ -8,39 +8,18 @@ import {
   createContinuableAgent,
   createMemoryStore,
   defineTool,
-  humanTool,
   listActions,
-  type ModelRequest,
   type SuspendedResult,
   zodJsonSchema,
 } from '@agent-continuations/core';
 import { lastToolResults, scriptedModel } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { client, testConsole } from './fixtures';
+import { client, deskAgent, echo, testConsole } from './fixtures';
 
-const echo = (request: ModelRequest) =>
-  `Answer: ${JSON.stringify(lastToolResults(request.messages)[0]?.output)}`;
-
-/** A leave desk whose `ask_manager` is answered with days, a mode and a note. */
+/** A leave desk whose `ask_manager` is answered as `response` says (days, a mode and a note). */
 function leaveDesk(response: z.ZodType | undefined, options: { deadline?: Date } = {}) {
-  const model = scriptedModel([
-    { toolCalls: [{ name: 'ask_manager', args: { question: 'Leave for Ann?' }, id: 'call_ask' }] },
-    echo,
-  ]);
-  const desk = createContinuableAgent({
-    name: 'desk',
-    model,
-    tools: [
-      humanTool({
-        name: 'ask_manager',
-        parameters: z.object({ question: z.string() }),
-        ...(response ? { response } : {}),
-        ...(options.deadline ? { deadline: options.deadline } : {}),
-      }),
-    ],
-  });
-  return { desk, model };
+  return deskAgent({ question: 'Leave for Ann?', response, ...options });
 }
 
 const leave = z.object({

@@ -23,7 +23,8 @@ export interface Ledger {
   gate?: { entered: () => void; release: Promise<void> };
 }
 
-const echo = (request: ModelRequest) =>
+/** The model's last turn: the tool results it read. */
+export const echo = (request: ModelRequest) =>
   `Result: ${JSON.stringify(lastToolResults(request.messages)[0]?.output)}`;
 
 export function hrAgents(ledger: Ledger, args: JsonValue = { employeeId: 'E-42', salary: 60_000 }) {
@@ -69,9 +70,17 @@ export function hrAgents(ledger: Ledger, args: JsonValue = { employeeId: 'E-42',
   return { hr, payroll, benefits, benefitsModel };
 }
 
-export function deskAgent() {
+/**
+ * A desk agent whose human tool `ask_manager` waits for an answer: `{ ship: boolean }` by default,
+ * any response schema (or none), with a deadline when given.
+ */
+export function deskAgent(
+  options: { question?: string; response?: z.ZodType | undefined; deadline?: Date } = {},
+) {
+  const { question = 'Ship it?', deadline } = options;
+  const response = 'response' in options ? options.response : z.object({ ship: z.boolean() });
   const model = scriptedModel([
-    { toolCalls: [{ name: 'ask_manager', args: { question: 'Ship it?' }, id: 'call_ask' }] },
+    { toolCalls: [{ name: 'ask_manager', args: { question }, id: 'call_ask' }] },
     echo,
   ]);
   const desk = createContinuableAgent({
@@ -81,7 +90,8 @@ export function deskAgent() {
       humanTool({
         name: 'ask_manager',
         parameters: z.object({ question: z.string() }),
-        response: z.object({ ship: z.boolean() }),
+        ...(response ? { response } : {}),
+        ...(deadline ? { deadline } : {}),
       }),
     ],
   });
