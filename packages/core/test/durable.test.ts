@@ -49,6 +49,43 @@ function payAgent(name: string, gate?: { hang: boolean; dead?: () => void }) {
   return { agent, calls };
 }
 
+/**
+ * An agent whose one turn asks approval for two payments, `a` and `b`; a payment for which
+ * `hangs(n)` holds calls `died()` and never returns (its process died inside it). `calls` records
+ * each payment with its idempotency key.
+ */
+function twoPayAgent(name: string, hangs: (n: string) => boolean, died: () => void) {
+  const calls: string[] = [];
+  const pay = defineTool({
+    name: 'pay',
+    parameters: z.object({ n: z.string() }),
+    needsApproval: true,
+    execute: ({ n }, ctx) => {
+      calls.push(`${n} ${ctx.idempotencyKey}`);
+      if (hangs(n)) {
+        // The process dies here: after the side effect, before its result is recorded.
+        died();
+        return new Promise<string>(() => {});
+      }
+      return n;
+    },
+  });
+  const agent = createContinuableAgent({
+    name,
+    model: scriptedModel([
+      {
+        toolCalls: [
+          { name: 'pay', args: { n: 'a' } },
+          { name: 'pay', args: { n: 'b' } },
+        ],
+      },
+      'done',
+    ]),
+    tools: [pay],
+  });
+  return { agent, calls };
+}
+
 /** A log whose writes never settle once `kill()` was called: a dead worker's view of it. */
 function killable(log: CheckpointLog) {
   let dead = false;
@@ -270,33 +307,11 @@ describe('durable runs: the log and the store move together (item 10 a, b)', () 
 describe('resumeStored with a log after a dead worker', () => {
   it("applies this call's decisions once the dead worker's run is recovered (none dropped)", async () => {
     const gate: { hang: boolean; dead?: () => void } = { hang: false };
-    const calls: string[] = [];
-    const pay = defineTool({
-      name: 'pay',
-      parameters: z.object({ n: z.string() }),
-      needsApproval: true,
-      execute: ({ n }, ctx) => {
-        calls.push(`${n} ${ctx.idempotencyKey}`);
-        if (n === 'a' && gate.hang) {
-          gate.dead?.();
-          return new Promise<string>(() => {});
-        }
-        return n;
-      },
-    });
-    const agent = createContinuableAgent({
-      name: 'two-payments',
-      model: scriptedModel([
-        {
-          toolCalls: [
-            { name: 'pay', args: { n: 'a' } },
-            { name: 'pay', args: { n: 'b' } },
-          ],
-        },
-        'done',
-      ]),
-      tools: [pay],
-    });
+    const { agent, calls } = twoPayAgent(
+      'two-payments',
+      (n) => n === 'a' && gate.hang,
+      () => gate.dead?.(),
+    );
     const log = createMemoryCheckpointLog();
     const store = createMemoryStore();
     const first = await runDurably(agent, log, 'go', { runId: 'two-1', store });
@@ -344,35 +359,12 @@ describe('resumeStored with a log after a dead worker', () => {
     expect((await store.list({ status: ['suspended', 'claimed'] })).items).toEqual([]);
   });
   it('recover completes the record whose claim changed hands between dead workers (none left waiting)', async () => {
-    const calls: string[] = [];
     const gate = { hang: new Set<string>(), dead: () => {} };
-    const pay = defineTool({
-      name: 'pay',
-      parameters: z.object({ n: z.string() }),
-      needsApproval: true,
-      execute: ({ n }, ctx) => {
-        calls.push(`${n} ${ctx.idempotencyKey}`);
-        if (gate.hang.has(n)) {
-          // The process dies here: after the side effect, before its result is recorded.
-          gate.dead();
-          return new Promise<string>(() => {});
-        }
-        return n;
-      },
-    });
-    const agent = createContinuableAgent({
-      name: 'claims-change-hands',
-      model: scriptedModel([
-        {
-          toolCalls: [
-            { name: 'pay', args: { n: 'a' } },
-            { name: 'pay', args: { n: 'b' } },
-          ],
-        },
-        'done',
-      ]),
-      tools: [pay],
-    });
+    const { agent, calls } = twoPayAgent(
+      'claims-change-hands',
+      (n) => gate.hang.has(n),
+      () => gate.dead(),
+    );
     const log = createMemoryCheckpointLog();
     const store = createMemoryStore();
     const first = await runDurably(agent, log, 'go', { runId: 'hands-1', store });
