@@ -15,6 +15,7 @@ import {
 import { reportResults, type Script, scriptedModel } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { deepChain } from './deep-chain';
 
 const HOUR = 3_600_000;
 
@@ -99,6 +100,26 @@ describe('deadlines', () => {
     expect(refund - before).toBeGreaterThanOrEqual(4 * HOUR);
     expect(refund - Date.now()).toBeLessThanOrEqual(4 * HOUR);
     expect(Date.parse(actions.bonus!.deadline!) - refund).toBeLessThan(-HOUR);
+  });
+
+  it("reaches an action three levels down, and a sweep there rejects it through the root's claim", async () => {
+    const counts = { paid: 0 };
+    const root = deepChain(3, counts, (agent) => agent);
+    const first = await root.run('go', { deadlines: ({ agent }) => (agent === 'level2' ? HOUR : undefined) });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const [action] = first.actions;
+    expect(action!.path.map((segment) => segment.agent)).toEqual(['level0', 'level1', 'level2']);
+    expect(action!.deadline).toBeDefined();
+    const store = createMemoryStore();
+    await store.save(first.continuation);
+    const report = await sweepDeadlines({
+      store,
+      agents: { level0: root },
+      now: new Date(Date.parse(action!.deadline!) + 1),
+    });
+    expect(report.rejected).toEqual([{ continuationId: first.continuation.id, actionIds: [action!.id] }]);
+    expect(counts.paid).toBe(0);
+    expect((await store.load(first.continuation.id))!.status).toBe('completed');
   });
 
   it('keeps a deadline across a resume that decides another action of the run', async () => {
