@@ -15,16 +15,15 @@ import {
   type AgentRef,
   type AuditEntry,
   type Continuation,
-  CURRENT_VERSION,
   type DoneEntry,
   emptyUsage,
-  FORMAT,
   type PendingEntry,
   type SuspendReason,
   type Usage,
 } from './format';
 import type { JsonObject, JsonValue } from './json';
 import { type Message, textOf, toolCallsOf } from './messages';
+import { newContinuation } from './new-continuation';
 import type { Decisions, RunEvent } from './protocol';
 import type { Claim, ContinuationStore, SaveOptions } from './store';
 
@@ -345,22 +344,23 @@ function apply(state: Continuation, entry: CheckpointStep): void {
 }
 
 function initialState(start: CheckpointStart): Continuation {
-  return {
-    format: FORMAT,
-    version: CURRENT_VERSION,
-    id: `${start.runId}@0`,
-    runId: start.runId,
-    agent: { name: start.agentName, framework: 'core' },
-    messages: [...(start.input ?? [])],
-    pending: [],
-    done: [],
-    step: 0,
-    usage: emptyUsage(),
-    suspendedBy: { type: 'checkpoint' },
-    metadata: start.metadata ?? {},
-    decisions: [],
-    createdAt: start.at,
-  };
+  return newContinuation(
+    {
+      runId: start.runId,
+      agent: { name: start.agentName, framework: 'core' },
+      metadata: start.metadata ?? {},
+      audit: [],
+    },
+    {
+      messages: [...(start.input ?? [])],
+      pending: [],
+      done: [],
+      step: 0,
+      usage: emptyUsage(),
+      suspendedBy: { type: 'checkpoint' },
+    },
+    { id: `${start.runId}@0`, createdAt: start.at },
+  );
 }
 
 function tracked(base: CheckpointBase) {

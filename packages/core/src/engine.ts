@@ -1,20 +1,18 @@
 /**
- * The agent loop of DESIGN section 4, written once over a model port and engine tools. Adapters
- * build on {@link createContinuableAgent}; users of the core alone can too.
+ * The agent loop of DESIGN section 4, written once over a model port and engine tools, on the
+ * agent shell every adapter shares. Adapters build on {@link createContinuableAgent}; users of the
+ * core alone can too.
  */
-import { actionId, listActions, splitActionId } from './actions';
+import { actionId } from './actions';
+import { createAgentShell, type StreamInput } from './agent-shell';
 import { type DecisionsByCall, decisionsByCall } from './children';
-import { openContinuation, parseContinuation } from './codec';
 import { withDeadlines } from './deadlines';
-import { auditEntries, checkDecisions, checkDecisionsShape } from './decisions';
-import { ContinuationError, isContinuationError, ModelCallError } from './errors';
-import { fingerprintAgent } from './fingerprint';
+import { ContinuationError, ModelCallError } from './errors';
 import type { PendingEntry, SuspendReason } from './format';
-import { type AgentRef, addUsage, type Continuation, emptyUsage } from './format';
+import { addUsage, type Continuation } from './format';
 import { checkJson } from './json';
 import {
   type AssistantMessage,
-  inputMessages,
   type Message,
   type ToolCallPart,
   textOf,
@@ -23,22 +21,16 @@ import {
   uniqueToolCallIds,
 } from './messages';
 import type { ModelPort, ModelRequest, ModelResponse, ModelSegment, ToolSpec } from './model';
-import { type PredicateContext, type SuspendWhen, toPredicates } from './predicates';
+import { type SuspendWhen, toPredicates } from './predicates';
 import type { Decisions, RunEvent, RunOptions, RunResult } from './protocol';
-import { checkResumable } from './resumable';
-import { newId, type RunState, snapshot, stateFromContinuation } from './run-state';
-import { type SealConfig, sealContinuation } from './seal';
+import { type RunState, snapshot } from './run-state';
+import type { SealConfig } from './seal';
 import type { AgentStream, AgentStreamEvent } from './stream';
 import { createStream } from './stream';
 import type { ToolDefinition } from './tools';
-import { isChecked, isCheckedWith, isTrusted } from './trust';
 import { STREAMS_RUNS, settleTurn } from './turn';
 
-/**
- * Model calls a run makes in one go (a `run`, or one `resume`) before it suspends with the
- * predicate `maxSteps`; `resume(continuation, {})` lets it go on for as many again.
- */
-export const DEFAULT_MAX_STEPS = 100;
+export { DEFAULT_MAX_STEPS, type StreamInput } from './agent-shell';
 
 /** Configuration of {@link createContinuableAgent}. */
 export interface ContinuableAgentConfig {
@@ -78,9 +70,6 @@ export interface ContinuableAgentConfig {
    */
   seal?: SealConfig;
 }
-
-/** What a streamed run accepts: a new input, or a continuation with decisions. */
-export type StreamInput = string | Message[] | { continuation: Continuation | string; decisions?: Decisions };
 
 /** A {@link ContinuableAgent} made by the engine, which can also stream. */
 export interface EngineAgent {
@@ -134,88 +123,24 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     ...(tool.description === undefined ? {} : { description: tool.description }),
     inputSchema: tool.inputSchema,
   }));
-  const maxSteps = config.maxSteps ?? DEFAULT_MAX_STEPS;
-  if (!(maxSteps >= 1)) {
-    throw new ContinuationError('INVALID_OPERATION', `maxSteps must be at least 1, not ${maxSteps}.`);
-  }
-  const predicates = [
-    ...toPredicates(config.suspendWhen),
-    ...(Number.isFinite(maxSteps)
-      ? [
-          {
-            name: 'maxSteps',
-            check: ({ step, segment }: PredicateContext) => step - segment.step >= maxSteps,
-          },
-        ]
-      : []),
-  ];
-  let fingerprint: Promise<string> | undefined;
-  const getFingerprint = () => {
-    fingerprint ??= fingerprintAgent({ instructions: config.instructions, tools: specs });
-    return fingerprint;
-  };
-
-  const agentRef = async (): Promise<AgentRef> => ({
+  const shell = createAgentShell({
     name: config.name,
     framework,
-    fingerprint: await getFingerprint(),
+    ...(config.instructions === undefined ? {} : { instructions: config.instructions }),
+    tools,
+    ...(config.suspendWhen === undefined ? {} : { suspendWhen: config.suspendWhen }),
+    ...(config.maxSteps === undefined ? {} : { maxSteps: config.maxSteps }),
+    ...(config.onReject === undefined ? {} : { onReject: config.onReject }),
+    ...(config.seal === undefined ? {} : { seal: config.seal }),
   });
+  const { predicates } = shell;
 
   async function start(
     input: string | Message[],
     options: RunOptions,
     sink?: StreamSink,
   ): Promise<RunResult<string>> {
-    const state: RunState = {
-      runId: options.runId ?? newId(),
-      agent: await agentRef(),
-      messages: inputMessages(input),
-      step: 0,
-      usage: emptyUsage(),
-      metadata: options.metadata ?? {},
-      audit: [],
-      pending: new Map(),
-      done: new Map(),
-      segment: { startedAt: Date.now(), step: 0, usage: emptyUsage() },
-      ...(options.state === undefined ? {} : { native: options.state }),
-    };
-    return drive(state, decisionsByCall({}), false, options, sink);
-  }
-
-  /**
-   * Refuse, before anything runs, a continuation this agent cannot resume, at every depth: a
-   * sub-agent that changed or cannot settle what it waits for fails here, not half-way through.
-   * Sub-agents that decisions reach are checked with those decisions, by `checkDecisions`.
-   */
-  async function resumable(
-    continuation: Continuation,
-    decisions: Decisions,
-    options: Pick<RunOptions, 'allowChangedAgent'>,
-  ): Promise<void> {
-    checkResumable(
-      continuation,
-      { agent: await agentRef(), canSettle: (entry) => canSettle(entry) },
-      options,
-    );
-    const decided = new Set(Object.keys(decisions).map((id) => splitActionId(id).head));
-    for (const entry of continuation.pending) {
-      if (entry.kind !== 'agent' || decided.has(entry.toolCallId)) continue;
-      await tools.get(entry.toolName)!.agent!.checkDecisions?.(entry.child, {}, options);
-    }
-  }
-
-  /** A pending entry needs a tool of its name, and an `agent` entry a tool that runs a sub-agent. */
-  function canSettle(entry: PendingEntry): boolean {
-    const tool = tools.get(entry.toolName);
-    if (!tool) return false;
-    if (entry.kind === 'agent' && !tool.agent) {
-      throw new ContinuationError(
-        'INVALID_CONTINUATION',
-        `The continuation holds a sub-agent's state for "${entry.toolName}" (call ${entry.toolCallId}), which is not an agent tool.`,
-        { path: `$.pending[?(@.toolCallId==${JSON.stringify(entry.toolCallId)})]` },
-      );
-    }
-    return true;
+    return drive(await shell.start(input, options), decisionsByCall({}), false, options, sink);
   }
 
   async function resume(
@@ -224,51 +149,10 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     options: RunOptions = {},
     sink?: StreamSink,
   ): Promise<RunResult<string>> {
-    checkDecisionsShape(decisions);
-    const continuation = isChecked(input)
-      ? input
-      : config.seal && !isTrusted(input)
-        ? await openContinuation(input, config.seal)
-        : parseContinuation(input);
-    // A parent resuming this child checked it with these decisions already, with its whole tree;
-    // checking again at every level would cost the depth squared.
-    if (!isCheckedWith(input, decisions)) {
-      await resumable(continuation, decisions, options);
-      await checkDecisions(continuation, decisions, tools, options);
-    }
-
-    const state = stateFromContinuation(continuation, await agentRef());
-    // Native data is for the framework that wrote it; another one's would be stale once this runs.
-    const native =
-      options.state !== undefined
-        ? options.state
-        : continuation.agent.framework === framework
-          ? continuation.state
-          : undefined;
-    if (native !== undefined) state.native = native;
-    state.audit.push(...auditEntries(continuation, decisions));
-    const byCall = decisionsByCall(decisions);
-    if (config.onReject === 'end') {
-      for (const call of byCall.calls) {
-        const decision = byCall.own(call);
-        if (decision?.value.type !== 'reject') continue;
-        const entry = state.pending.get(call)!;
-        return {
-          status: 'rejected',
-          runId: state.runId,
-          messages: state.messages,
-          usage: state.usage,
-          step: state.step,
-          rejection: {
-            actionId: decision.actionId,
-            toolName: entry.toolName,
-            ...(decision.value.reason ? { reason: decision.value.reason } : {}),
-            ...(decision.value.by ? { by: decision.value.by } : {}),
-          },
-        };
-      }
-    }
-    return drive(state, byCall, continuation.suspendedBy.type === 'predicate', options, sink);
+    const opened = await shell.open(input, decisions, options);
+    return (
+      shell.rejection(opened) ?? drive(opened.state, opened.decisions, opened.fromPredicate, options, sink)
+    );
   }
 
   /** One segment of a run, its model calls through the port's segment when the port opens one. */
@@ -350,7 +234,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
             Date.now(),
           );
           if (dated) for (const [id, entry] of dated) state.pending.set(id, entry);
-          return suspend(state, snapshot(state, suspendReason(state)), emit);
+          return shell.suspend(snapshot(state, suspendReason(state)), emit);
         }
         state.messages.push({
           role: 'tool',
@@ -381,7 +265,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
         for (const predicate of [...predicates, ...extra])
           if (await predicate.check(context)) fired.push(predicate.name);
         if (fired.length > 0)
-          return suspend(state, snapshot(state, { type: 'predicate', predicates: fired }), emit);
+          return shell.suspend(snapshot(state, { type: 'predicate', predicates: fired }), emit);
       }
       skipPredicates = false;
 
@@ -437,48 +321,24 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
     }
   }
 
-  async function suspend(state: RunState, made: Continuation, emit: (event: RunEvent) => Promise<void>) {
-    const continuation = config.seal ? await sealContinuation(made, config.seal) : made;
-    await emit({ type: 'suspend', runId: state.runId, continuation });
-    return { status: 'suspended' as const, continuation, actions: listActions(continuation) };
-  }
-
-  /** A failure's continuation leaves the agent sealed too, so it can be resumed like a suspension. */
-  async function sealed<T>(running: Promise<T>): Promise<T> {
-    if (!config.seal) return running;
-    try {
-      return await running;
-    } catch (error) {
-      if (isContinuationError(error) && error.continuation && !error.continuation.seal) {
-        const continuation = await sealContinuation(error.continuation, config.seal);
-        Object.defineProperty(error, 'continuation', { value: continuation, enumerable: true });
-      }
-      throw error;
-    }
-  }
-
   return {
     name: config.name,
     framework,
     ...(config.description === undefined ? {} : { description: config.description }),
     tools,
-    run: (input, options = {}) => sealed(start(input, options)),
-    resume: (continuation, decisions, options = {}) => sealed(resume(continuation, decisions, options)),
+    run: (input, options = {}) => shell.sealed(start(input, options)),
+    resume: (continuation, decisions, options = {}) => shell.sealed(resume(continuation, decisions, options)),
     // A parent checks a child's decisions through this before anything runs: a child that cannot
     // resume (changed, renamed) must fail there, not later inside the parent's tool call.
-    checkDecisions: async (continuation, decisions, options = {}) => {
-      checkDecisionsShape(decisions);
-      await resumable(continuation, decisions, options);
-      await checkDecisions(continuation, decisions, tools, options);
-    },
-    fingerprint: getFingerprint,
+    checkDecisions: shell.checkDecisions,
+    fingerprint: shell.fingerprint,
     [STREAMS_RUNS]: true,
     stream: (input, options = {}) =>
       createStream<string>((sink) =>
-        sealed(
-          typeof input === 'string' || Array.isArray(input)
-            ? start(input, options, sink)
-            : resume(input.continuation, input.decisions, options, sink),
+        shell.dispatch(
+          input,
+          (fresh) => start(fresh, options, sink),
+          (continuation, decisions) => resume(continuation, decisions, options, sink),
         ),
       ),
   };

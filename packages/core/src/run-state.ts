@@ -1,19 +1,18 @@
 /**
  * The mutable state of one run segment, and how it becomes a continuation.
  */
-import {
-  type AgentRef,
-  type AuditEntry,
-  type Continuation,
-  CURRENT_VERSION,
-  type DoneEntry,
-  FORMAT,
-  type PendingEntry,
-  type SuspendReason,
-  type Usage,
+import type {
+  AgentRef,
+  AuditEntry,
+  Continuation,
+  DoneEntry,
+  PendingEntry,
+  SuspendReason,
+  Usage,
 } from './format';
 import type { JsonObject, JsonValue } from './json';
 import { type Message, toolCallsOf } from './messages';
+import { newContinuation } from './new-continuation';
 
 export interface RunState {
   runId: string;
@@ -71,23 +70,14 @@ export function snapshot(
     pending = new Map(pending);
     for (const [id, entry] of extra.overrides) if (!state.done.has(id)) pending.set(id, entry);
   }
-  const continuation: Continuation = {
-    format: FORMAT,
-    version: CURRENT_VERSION,
-    id: newId(),
-    runId: state.runId,
-    agent: { ...state.agent },
+  const native = extra.state !== undefined ? extra.state : state.native;
+  return newContinuation(state, {
     messages: [...state.messages],
     pending: byTurnOrder(pending),
     done: byTurnOrder(state.done),
     step: state.step,
     usage: { ...state.usage },
     suspendedBy,
-    metadata: state.metadata,
-    decisions: [...state.audit],
-    createdAt: new Date().toISOString(),
-  };
-  const native = extra.state !== undefined ? extra.state : state.native;
-  if (native !== undefined) continuation.state = native;
-  return continuation;
+    ...(native === undefined ? {} : { state: native }),
+  });
 }

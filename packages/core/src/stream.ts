@@ -5,6 +5,7 @@ import type { JsonValue } from './json';
 import type { ToolCallPart } from './messages';
 import type { ModelResponse, ModelStreamEvent } from './model';
 import type { RunEvent, RunResult } from './protocol';
+import { queuedRun } from './push-queue';
 
 /**
  * What a streamed run yields. The last event is always `result` (or the iteration throws).
@@ -39,72 +40,38 @@ interface Sink {
   forward(event: AgentStreamEvent<unknown>): void;
 }
 
-/** Run `work` with a sink that turns engine events into stream events. */
+/** Run `work` with a sink that turns engine events into stream events, through the one push queue. */
 export function createStream<Output>(work: (sink: Sink) => Promise<RunResult<Output>>): AgentStream<Output> {
-  const queue: AgentStreamEvent<Output>[] = [];
-  let wake: (() => void) | undefined;
-  let finished = false;
-  let failure: { error: unknown } | undefined;
-  const push = (event: AgentStreamEvent<Output>) => {
-    queue.push(event);
-    wake?.();
-  };
-  const sink: Sink = {
-    event(event) {
-      const path = event.path ? { path: event.path } : {};
-      if (event.type === 'tool-result') {
-        push({
-          type: 'tool-result',
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          output: event.output,
-          isError: event.isError,
-          ...(event.rejected ? { rejected: true } : {}),
-          ...path,
-        });
-      } else if (event.type === 'model-call') {
-        push({ type: 'step', step: event.step, ...path });
-      }
-    },
-    forward(event) {
-      if (event.type !== 'result') push(event as AgentStreamEvent<Output>);
-    },
-    async model(events) {
-      for await (const event of events) {
-        if (event.type === 'finish') return event.response;
-        push(event);
-      }
-      throw new Error('The model stream ended without a finish event.');
-    },
-  };
-  const result = work(sink).then(
-    (value) => {
-      push({ type: 'result', result: value });
-      finished = true;
-      wake?.();
-      return value;
-    },
-    (error: unknown) => {
-      failure = { error };
-      finished = true;
-      wake?.();
-      throw error;
-    },
+  return queuedRun<AgentStreamEvent<Output>, RunResult<Output>>(
+    (push) =>
+      work({
+        event(event) {
+          const path = event.path ? { path: event.path } : {};
+          if (event.type === 'tool-result') {
+            push({
+              type: 'tool-result',
+              toolCallId: event.toolCallId,
+              toolName: event.toolName,
+              output: event.output,
+              isError: event.isError,
+              ...(event.rejected ? { rejected: true } : {}),
+              ...path,
+            });
+          } else if (event.type === 'model-call') {
+            push({ type: 'step', step: event.step, ...path });
+          }
+        },
+        forward(event) {
+          if (event.type !== 'result') push(event as AgentStreamEvent<Output>);
+        },
+        async model(events) {
+          for await (const event of events) {
+            if (event.type === 'finish') return event.response;
+            push(event);
+          }
+          throw new Error('The model stream ended without a finish event.');
+        },
+      }),
+    (result) => ({ type: 'result', result }),
   );
-  // The iterator reports the failure; an unobserved `result` must not crash the process.
-  result.catch(() => {});
-  return {
-    result,
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        while (queue.length > 0) yield queue.shift()!;
-        if (failure) throw failure.error;
-        if (finished) return;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
-      }
-    },
-  };
 }
