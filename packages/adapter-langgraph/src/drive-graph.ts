@@ -12,9 +12,8 @@ import {
   type RunOptions,
   toolCallsOf,
 } from '@agent-continuations/core';
-import { continuationOf } from './continuation-of';
+import { newContinuation, type QueuedRun, type RunState } from '@agent-continuations/core/adapter-kit';
 import { neutralMessages, toolResultPart } from './messages';
-import type { RunContext } from './run-graph';
 import type { ModelCallCounter } from './step-control';
 import type { Capture } from './tool-guard';
 
@@ -72,7 +71,7 @@ export function shaped(sink: ChunkSink, ns: string[], mode: StreamMode, chunk: u
  * checkpoint of the whole tree, and to the `custom` stream mode as the core's stream events.
  */
 export function childForwarder(
-  context: RunContext,
+  context: RunState,
   counter: ModelCallCounter,
   capture: Capture,
   messagesKey: string,
@@ -120,7 +119,7 @@ export function childForwarder(
           ...(part.isError ? { isError: true } : {}),
         });
       }
-      return continuationOf(context, {
+      return newContinuation(context, {
         messages,
         pending: [{ kind: 'agent', ...call, child: event.checkpoint() }],
         done,
@@ -137,48 +136,4 @@ export function childForwarder(
 export const SINK: unique symbol = Symbol('agent-continuations.langgraph.sink') as never;
 
 /** A streamed run: LangGraph's chunks as `graph.stream` yields them, then `result`. */
-export interface GraphStream<Result> extends AsyncIterable<unknown> {
-  /** The run's result, once the stream ends (rejects as the iteration throws). */
-  readonly result: Promise<Result>;
-}
-
-/** Iterate what `work` pushes, then end with its result (or throw its error). */
-export function chunkStream<Result>(
-  work: (push: (chunk: unknown) => void) => Promise<Result>,
-): GraphStream<Result> {
-  const queue: unknown[] = [];
-  let wake: (() => void) | undefined;
-  let state: { done: true } | { failed: unknown } | undefined;
-  const push = (chunk: unknown) => {
-    queue.push(chunk);
-    wake?.();
-  };
-  const result = work(push).then(
-    (value) => {
-      state = { done: true };
-      wake?.();
-      return value;
-    },
-    (error: unknown) => {
-      state = { failed: error };
-      wake?.();
-      throw error;
-    },
-  );
-  // The iterator reports a failure; an unobserved `result` must not crash the process.
-  result.catch(() => {});
-  return {
-    result,
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        while (queue.length > 0) yield queue.shift();
-        if (state && 'failed' in state) throw state.failed;
-        if (state) return;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = undefined;
-      }
-    },
-  };
-}
+export interface GraphStream<Result> extends QueuedRun<unknown, Result> {}

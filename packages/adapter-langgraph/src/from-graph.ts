@@ -5,37 +5,24 @@
  * checkpointer holds, so a resume needs no external store, thread or process.
  */
 import {
-  auditEntries,
   type ContinuableAgent,
   type Continuation,
   ContinuationError,
-  checkDecisions,
-  checkResumable,
-  DEFAULT_MAX_STEPS,
   type Decision,
   type Decisions,
-  emptyUsage,
-  fingerprintAgent,
-  inputMessages,
-  isContinuationError,
   type JsonObject,
   type Message,
-  openContinuation,
-  type PredicateContext,
-  parseContinuation,
   type RunOptions,
   type SealConfig,
   type SuspendWhen,
-  sealContinuation,
-  splitActionId,
   type ToolDefinition,
   toolCallsOf,
-  toPredicates,
 } from '@agent-continuations/core';
+import { createAgentShell, queuedRun, type RunState } from '@agent-continuations/core/adapter-kit';
 import { Command, DeltaChannel, type MemorySaver } from '@langchain/langgraph';
 import { type Children, childrenOf } from './children';
 import { actionsById, splitDecisions } from './decision-routing';
-import { type ChunkSink, chunkStream, type GraphStream, SINK, type StreamMode } from './drive-graph';
+import { type ChunkSink, type GraphStream, SINK, type StreamMode } from './drive-graph';
 import { type GraphState, importState } from './graph-state';
 import { type InterruptResume, type OwnResume, ownResume, resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
@@ -45,7 +32,6 @@ import {
   type GraphHandle,
   type GraphRunOptions,
   type GraphRunResult,
-  type RunContext,
   runSegment,
   type SegmentInput,
 } from './run-graph';
@@ -208,35 +194,24 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     );
   }
   const keepHistory = Object.values(channels).some((channel) => channel instanceof DeltaChannel);
-  const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
-  if (!(maxSteps >= 1)) {
-    throw new ContinuationError('INVALID_OPERATION', `maxSteps must be at least 1, not ${maxSteps}.`, {
-      details: { maxSteps },
-    });
-  }
-  // The step limit of every adapter: model calls of this segment, checked before the next one.
-  const predicates = [
-    ...toPredicates(options.suspendWhen),
-    ...(Number.isFinite(maxSteps)
-      ? [
-          {
-            name: 'maxSteps',
-            check: ({ step, segment }: PredicateContext) => step - segment.step >= maxSteps,
-          },
-        ]
-      : []),
-  ];
   const tools = new Map<string, ToolDefinition>();
   for (const node of toolNodes.values())
     for (const lc of node.tools ?? []) tools.set(lc.name, toolDefinition(lc));
-  let fingerprint: Promise<string> | undefined;
-  const getFingerprint = () => {
-    fingerprint ??= fingerprintAgent({
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-      tools: [...tools.values()],
-    });
-    return fingerprint;
-  };
+  // The rules every adapter shares: step limit, drift, seal, decision checks, onReject.
+  const shell = createAgentShell({
+    name: options.name,
+    framework: 'langgraph',
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    tools,
+    ...(options.suspendWhen === undefined ? {} : { suspendWhen: options.suspendWhen }),
+    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    ...(options.onReject === undefined ? {} : { onReject: options.onReject }),
+    ...(options.seal === undefined ? {} : { seal: options.seal }),
+    // A call the model made needs a tool of that name here (other entries wait on nodes or subgraphs).
+    canSettle: (entry, continuation) =>
+      !toolCallsOf(continuation.messages.at(-1)).some((call) => call.toolCallId === entry.toolCallId) ||
+      tools.has(entry.toolName),
+  });
   const modelNode = options.modelNode ?? MODEL_NODES.find((name) => name in handle.nodes);
 
   const segment = (saver: MemorySaver, input: unknown, extra: Partial<SegmentInput> = {}): SegmentInput => ({
@@ -244,33 +219,25 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     threadId: THREAD,
     input,
     children: childrenOf(),
-    predicates,
+    predicates: shell.predicates,
     skipFirstCheck: false,
     messagesKey,
     nodeNames,
     keepHistory,
     foreignResume: modelNode !== undefined,
-    ...(options.seal ? { seal: options.seal } : {}),
+    suspend: shell.suspend,
     ...(options.recursionLimit === undefined ? {} : { recursionLimit: options.recursionLimit }),
     ...extra,
   });
 
   async function run(input: string | Message[], runOptions: GraphRunOptions = {}): Promise<GraphRunResult> {
     refuseState(runOptions);
-    const context: RunContext = {
-      runId: runOptions.runId ?? crypto.randomUUID(),
-      agent: { name: options.name, framework: 'langgraph', fingerprint: await getFingerprint() },
-      metadata: runOptions.metadata ?? {},
-      step: 0,
-      usage: emptyUsage(),
-      audit: [],
-      done: [],
-    };
-    const messages = toLangChainMessages(inputMessages(input));
+    const state = await shell.start(input, runOptions);
+    const messages = toLangChainMessages(state.messages);
     return runSegment(
       runner,
       handle,
-      context,
+      state,
       segment(new PrivateSaver(keepHistory), { [messagesKey]: messages }),
       runOptions,
     );
@@ -282,19 +249,9 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     runOptions: GraphRunOptions = {},
   ): Promise<GraphRunResult> {
     refuseState(runOptions);
-    // A continuation from outside is untrusted: a sealing agent refuses it unsealed or altered.
-    const continuation = options.seal ? await openContinuation(raw, options.seal) : parseContinuation(raw);
-    await resumable(continuation, runOptions);
-    await checkDecisions(continuation, decisions, tools, runOptions);
-    const context: RunContext = {
-      runId: continuation.runId,
-      agent: { name: options.name, framework: 'langgraph', fingerprint: await getFingerprint() },
-      metadata: continuation.metadata,
-      step: continuation.step,
-      usage: { ...continuation.usage },
-      audit: [...continuation.decisions, ...auditEntries(continuation, decisions)],
-      done: continuation.done,
-    };
+    // The resume preamble: the seal, drift at every depth, the decisions against what is pending.
+    const opened = await shell.open(raw, decisions, runOptions);
+    const { continuation, state: context } = opened;
     const native = continuation.agent.framework === 'langgraph' && continuation.state !== undefined;
     const imported = native
       ? importState(continuation.state!, THREAD, nodeNames, keepHistory, continuation)
@@ -302,28 +259,9 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     const refs = imported?.state.interrupts ?? {};
     const { direct, children } = splitDecisions(continuation, decisions, refs);
     checkPolicies(direct, refs);
-    if (options.onReject === 'end') {
-      for (const [actionId, decision] of Object.entries(decisions)) {
-        if (decision.type !== 'reject' || actionId.includes('/')) continue;
-        const entry = continuation.pending.find(
-          (pending) => pending.toolCallId === splitActionId(actionId).head,
-        )!;
-        return {
-          status: 'rejected',
-          runId: context.runId,
-          messages: continuation.messages,
-          usage: context.usage,
-          step: context.step,
-          rejection: {
-            actionId,
-            toolName: entry.toolName,
-            ...(decision.reason ? { reason: decision.reason } : {}),
-            ...(decision.by ? { by: decision.by } : {}),
-          },
-        };
-      }
-    }
-    const fromPredicate = continuation.suspendedBy.type === 'predicate';
+    const rejected = shell.rejection(opened);
+    if (rejected) return rejected;
+    const { fromPredicate } = opened;
     if (imported) {
       const values = resumeValues(direct, refs, actionsById(continuation), options.interruptResume);
       const input = Object.keys(values).length > 0 ? new Command({ resume: values }) : null;
@@ -351,7 +289,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
    */
   async function resumeForeign(
     continuation: Continuation,
-    context: RunContext,
+    context: RunState,
     decided: Map<string, Decision>,
     children: Children,
     fromPredicate: boolean,
@@ -404,11 +342,11 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       // The graph's policy is known only now that it asked: still before the call runs.
       checkPolicies(now, state.interrupts);
       const values = resumeValues(now, state.interrupts, entries, options.interruptResume);
-      const next: RunContext = {
+      const next: RunState = {
         ...context,
         step: result.continuation.step,
         usage: result.continuation.usage,
-        done: result.continuation.done,
+        done: new Map(result.continuation.done.map((entry) => [entry.toolCallId, entry])),
       };
       result = await runSegment(
         runner,
@@ -421,25 +359,12 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     return result;
   }
 
-  async function resumable(continuation: Continuation, runOptions: RunOptions): Promise<void> {
-    // A call the model made needs a tool of that name here (other entries wait on nodes or subgraphs).
-    const called = new Set(toolCallsOf(continuation.messages.at(-1)).map((call) => call.toolCallId));
-    checkResumable(
-      continuation,
-      {
-        agent: { name: options.name, framework: 'langgraph', fingerprint: await getFingerprint() },
-        canSettle: (entry) => !called.has(entry.toolCallId) || tools.has(entry.toolName),
-      },
-      runOptions,
-    );
-  }
-
   function stream(
     input: string | Message[] | { continuation: Continuation | string; decisions?: Decisions },
     streamOptions: GraphStreamOptions = {},
   ): GraphStream<GraphRunResult> {
     const { streamMode = 'values', subgraphs = false, ...runOptions } = streamOptions;
-    return chunkStream((push) => {
+    return queuedRun((push) => {
       const sink: ChunkSink = {
         modes: Array.isArray(streamMode) ? streamMode : [streamMode],
         single: !Array.isArray(streamMode),
@@ -447,43 +372,27 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
         push,
       };
       const withSink = { ...runOptions, [SINK]: sink };
-      return sealed(
-        typeof input === 'string' || Array.isArray(input)
-          ? run(input, withSink)
-          : resume(input.continuation, input.decisions ?? {}, withSink),
+      return shell.dispatch(
+        input,
+        (fresh) => run(fresh, withSink),
+        (continuation, decisions) => resume(continuation, decisions, withSink),
       );
     });
-  }
-
-  /** A failure's continuation leaves a sealing agent sealed too, so it resumes like a suspension. */
-  async function sealed(running: Promise<GraphRunResult>): Promise<GraphRunResult> {
-    const seal = options.seal;
-    if (!seal) return running;
-    try {
-      return await running;
-    } catch (error) {
-      if (isContinuationError(error) && error.continuation && !error.continuation.seal) {
-        const continuation = await sealContinuation(error.continuation, seal);
-        Object.defineProperty(error, 'continuation', { value: continuation, enumerable: true });
-      }
-      throw error;
-    }
   }
 
   return {
     name: options.name,
     framework: 'langgraph',
     ...(options.description === undefined ? {} : { description: options.description }),
-    run: (input, runOptions) => sealed(run(input, runOptions)),
-    resume: (raw, decisions, runOptions) => sealed(resume(raw, decisions, runOptions)),
+    run: (input, runOptions) => shell.sealed(run(input, runOptions)),
+    resume: (raw, decisions, runOptions) => shell.sealed(resume(raw, decisions, runOptions)),
     stream,
     // A parent checks a child's decisions through this before anything runs.
     checkDecisions: async (continuation, decisions, checkOptions: { allowChangedAgent?: boolean } = {}) => {
-      await resumable(continuation, checkOptions);
-      await checkDecisions(continuation, decisions, tools, checkOptions);
+      await shell.checkDecisions(continuation, decisions, checkOptions);
       checkPolicies(Object.entries(decisions), refsOf(continuation));
     },
-    fingerprint: getFingerprint,
+    fingerprint: shell.fingerprint,
   };
 }
 

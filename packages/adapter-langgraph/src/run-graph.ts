@@ -3,31 +3,30 @@
  * final answer or everything a continuation needs.
  */
 import {
-  type AgentRef,
-  type AuditEntry,
   addUsage,
-  applyDeadlines,
   type CompletedResult,
   type Continuation,
   ContinuationError,
   type DoneEntry,
   emptyUsage,
-  type JsonObject,
   type JsonValue,
-  listActions,
   ModelCallError,
+  type RunEvent,
   type RunOptions,
   type RunResult,
-  type SealConfig,
+  type SuspendedResult,
   type SuspendPredicate,
-  sealContinuation,
   type ToolCallPart,
   type ToolResultPart,
   textOf,
   toolCallsOf,
-  toPredicates,
-  type Usage,
 } from '@agent-continuations/core';
+import {
+  applyDeadlines,
+  newContinuation,
+  type RunState,
+  toPredicates,
+} from '@agent-continuations/core/adapter-kit';
 import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import {
@@ -37,7 +36,6 @@ import {
   type MemorySaver,
 } from '@langchain/langgraph';
 import type { Children } from './children';
-import { continuationOf } from './continuation-of';
 import { type ChunkSink, childForwarder, driveGraph, SINK } from './drive-graph';
 import { exportState } from './graph-state';
 import { type LevelReader, mapInterrupts, type OwnResume, type SnapshotLike, toJson } from './interrupts';
@@ -108,18 +106,6 @@ export interface GraphCompletedResult extends CompletedResult<string> {
 /** What a wrapped graph's `run` and `resume` return. */
 export type GraphRunResult = GraphCompletedResult | Exclude<RunResult<string>, { status: 'completed' }>;
 
-/** The run facts that carry over between segments. */
-export interface RunContext {
-  runId: string;
-  agent: AgentRef;
-  metadata: JsonObject;
-  step: number;
-  usage: Usage;
-  audit: AuditEntry[];
-  /** Results of this turn's calls already recorded in the continuation being resumed. */
-  done: DoneEntry[];
-}
-
 /** What one segment is started with. */
 export interface SegmentInput {
   saver: MemorySaver;
@@ -134,8 +120,8 @@ export interface SegmentInput {
   skipFirstCheck: boolean;
   messagesKey: string;
   nodeNames: string[];
-  /** Seal each continuation emitted with this. */
-  seal?: SealConfig;
+  /** The agent shell's suspension: sealed when the agent seals, told to observers first. */
+  suspend(made: Continuation, emit?: (event: RunEvent) => unknown): Promise<SuspendedResult>;
   /** The graph can resume from neutral messages (its model node is known). */
   foreignResume?: boolean;
   /** The graph has delta channels: the state carries each namespace's whole checkpoint chain. */
@@ -148,7 +134,7 @@ export interface SegmentInput {
 export async function runSegment(
   graph: { invoke: GraphHandle['invoke']; stream?: GraphHandle['stream'] },
   handle: GraphHandle,
-  context: RunContext,
+  context: RunState,
   segment: SegmentInput,
   options: GraphRunOptions,
 ): Promise<GraphRunResult> {
@@ -160,7 +146,7 @@ export async function runSegment(
     childFailures: [],
   };
   const done: Record<string, ToolResultPart> = {};
-  for (const entry of context.done) done[entry.toolCallId] = doneToPart(entry);
+  for (const entry of context.done.values()) done[entry.toolCallId] = doneToPart(entry);
   const startedAt = Date.now();
   const beforeModelCall = () => counter.outstanding.size === 0;
   // The agent's predicates and this call's; the inherited ones (such as onAbort) reach sub-agents.
@@ -260,7 +246,7 @@ export async function runSegment(
   const usage = addUsage(context.usage, counter.usage);
   const messages = neutralMessages(snapshot.values, segment.messagesKey);
   if (failure) {
-    const continuation = continuationOf(context, {
+    const continuation = newContinuation(context, {
       messages,
       pending: [],
       done: [],
@@ -281,7 +267,7 @@ export async function runSegment(
   if (together) {
     const counted = { step, usage };
     const made = oneTaskSuspension(context, counted, messages, together, capture, done, segment);
-    return suspended(made, segment, context, options);
+    return suspended(made, segment, options);
   }
   const mapped = mapInterrupts(
     snapshot,
@@ -341,7 +327,7 @@ export async function runSegment(
   else if (outOfSteps) suspendedBy = { type: 'predicate', predicates: ['recursionLimit'] };
   else suspendedBy = { type: 'predicate', predicates: [staticPauseName(handle, snapshot.next)] };
 
-  const continuation = continuationOf(context, {
+  const continuation = newContinuation(context, {
     messages,
     pending: mapped.pending,
     done: doneEntries,
@@ -359,7 +345,7 @@ export async function runSegment(
   });
   // A sub-agent failed: the run fails with its error, holding the whole tree's last good state.
   if (childFailure) throw raiseChildFailure(childFailure, continuation);
-  return suspended(continuation, segment, context, options);
+  return suspended(continuation, segment, options);
 }
 
 /** The segment needs LangGraph's checkpoint of every step: delta channels, or a stream of checkpoints. */
@@ -373,23 +359,20 @@ function perStepCheckpoints(segment: SegmentInput, sink: ChunkSink | undefined):
 async function suspended(
   made: Continuation,
   segment: SegmentInput,
-  context: RunContext,
   options: RunOptions,
 ): Promise<GraphRunResult> {
   // The run's deadline policy dates this level's actions; sub-agents date their own.
-  const dated = applyDeadlines(made, options.deadlines);
-  const continuation = segment.seal ? await sealContinuation(dated, segment.seal) : dated;
-  await options.onEvent?.({ type: 'suspend', runId: context.runId, continuation });
+  const result = await segment.suspend(applyDeadlines(made, options.deadlines), options.onEvent);
   // The graph's own policy (the middleware's description and allowed decisions) rides on each action.
-  const policies = actionPolicies(continuation);
-  const actions = listActions(continuation).map((action) =>
+  const policies = actionPolicies(result.continuation);
+  const actions = result.actions.map((action) =>
     policies[action.id] ? { ...action, ...policies[action.id] } : action,
   );
-  return { status: 'suspended', continuation, actions };
+  return { ...result, actions };
 }
 
 /** Tool-call id -> edited arguments, for this level's approvals with edited arguments so far. */
-function editsOf(context: RunContext): Record<string, JsonValue> {
+function editsOf(context: RunState): Record<string, JsonValue> {
   const edits: Record<string, JsonValue> = {};
   for (const entry of context.audit) {
     if (entry.editedArgs !== undefined && entry.actionId === entry.toolCallId)
@@ -431,7 +414,7 @@ function sentToolCall(checkpoint: { channel_values?: Record<string, unknown> } |
 }
 
 /** Reads each level of a snapshot: a waiting subgraph becomes a child continuation of its own. */
-function levelReader(context: RunContext, messagesKey: string): LevelReader {
+function levelReader(context: RunState, messagesKey: string): LevelReader {
   return {
     calls(snapshot) {
       const messages = neutralMessages(snapshot.values, messagesKey);
@@ -446,7 +429,7 @@ function levelReader(context: RunContext, messagesKey: string): LevelReader {
         metadata: {},
         audit: [],
       };
-      return continuationOf(child, {
+      return newContinuation(child, {
         messages: snapshot ? neutralMessages(snapshot.values, messagesKey) : [],
         pending,
         done: [],

@@ -3,9 +3,8 @@
  * and a tool-result event for each new tool result, each with a checkpoint to resume from.
  */
 import { addUsage, type RunOptions } from '@agent-continuations/core';
-import { continuationOf } from './continuation-of';
+import { newContinuation, type RunState } from '@agent-continuations/core/adapter-kit';
 import { neutralMessages } from './messages';
-import type { RunContext } from './run-graph';
 import type { ModelCallCounter } from './step-control';
 
 /**
@@ -14,7 +13,7 @@ import type { ModelCallCounter } from './step-control';
  * messages: LangGraph's own checkpoint of a step in flight is not final).
  */
 export function stepObserver(
-  context: RunContext,
+  context: RunState,
   counter: ModelCallCounter,
   messagesKey: string,
   onEvent: NonNullable<RunOptions['onEvent']>,
@@ -27,7 +26,7 @@ export function stepObserver(
     const step = context.step + counter.calls;
     const usage = addUsage(context.usage, counter.usage);
     const checkpoint = () =>
-      continuationOf(context, {
+      newContinuation(context, {
         messages,
         pending: [],
         done: [],

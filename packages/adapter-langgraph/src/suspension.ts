@@ -11,17 +11,15 @@ import {
   isContinuationError,
   type Message,
   type PendingEntry,
-  raiseFrom,
   ToolCallError,
   type ToolCallPart,
   type ToolResultPart,
   toolCallsOf,
   type Usage,
 } from '@agent-continuations/core';
-import { continuationOf } from './continuation-of';
+import { newContinuation, type RunState, raiseFrom } from '@agent-continuations/core/adapter-kit';
 import { isOwn, type OwnPayload, ownEntry, type SnapshotLike, toJson } from './interrupts';
 import { toolResultPart } from './messages';
-import type { RunContext, SegmentInput } from './run-graph';
 import type { Capture, ChildFailure, InterruptedCall } from './tool-guard';
 
 /**
@@ -61,13 +59,13 @@ export function raiseChildFailure(failure: ChildFailure, continuation: Continuat
  * run is refused.
  */
 export function oneTaskSuspension(
-  context: RunContext,
+  context: RunState,
   counted: { step: number; usage: Usage },
   messages: Message[],
   calls: InterruptedCall[],
   capture: Capture,
   done: Record<string, ToolResultPart>,
-  segment: SegmentInput,
+  segment: { foreignResume?: boolean },
 ): Continuation {
   const turn = messages.at(-1);
   const turnCalls = toolCallsOf(turn);
@@ -90,7 +88,7 @@ export function oneTaskSuspension(
     const ids = calls.map((call) => call.toolCallId);
     // Refused, but the run is not lost: the error carries the state after the model call (the
     // finished calls in `done`), which a graph that runs each call as its own task resumes.
-    const continuation = continuationOf(context, {
+    const continuation = newContinuation(context, {
       messages,
       pending: [],
       done: doneEntries,
@@ -104,7 +102,7 @@ export function oneTaskSuspension(
     );
   }
   const pending = calls.map((call) => ownEntry(call.values[0] as OwnPayload));
-  return continuationOf(context, {
+  return newContinuation(context, {
     messages,
     pending,
     done: doneEntries,
