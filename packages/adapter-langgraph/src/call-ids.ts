@@ -3,7 +3,8 @@
  * do) are made unique the way the core does it for every adapter, in the model's `AIMessage`
  * itself, before the graph's tool node or an interrupt reads them.
  */
-import { type AssistantMessage, type ToolCallPart, uniqueToolCallIds } from '@agent-continuations/core';
+import type { AssistantMessage, ToolCallPart } from '@agent-continuations/core';
+import { uniqueToolCallIds } from '@agent-continuations/core/adapter-kit';
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 
 /** Every tool-call id the assistant messages of a model call's input use. */

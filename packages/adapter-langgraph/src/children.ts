@@ -5,12 +5,8 @@
  * and later calls see the sub-agent's newest continuation (recorded here) with no decisions, so
  * they wait again without running it.
  */
-import {
-  type Continuation,
-  type Decisions,
-  type DecisionsByCall,
-  decisionsByCall,
-} from '@agent-continuations/core';
+import type { Continuation, Decisions } from '@agent-continuations/core';
+import { type DecisionsByCall, decisionsByCall } from '@agent-continuations/core/adapter-kit';
 
 /** One suspended sub-agent: its continuation, and the decisions not yet applied to it. */
 export interface ChildSlot {

@@ -10,9 +10,9 @@ import {
   type JsonObject,
   type JsonValue,
   type PendingEntry,
-  rejectionMessage,
   type ToolCallPart,
 } from '@agent-continuations/core';
+import { rejectionMessage } from '@agent-continuations/core/adapter-kit';
 import type { DecisionKind, InterruptRef } from './graph-state';
 import { MARK } from './keys';
 

@@ -11,10 +11,10 @@ import {
   type RunEvent,
   type RunOptions,
   type RunResult,
-  rejectionMessage,
   resumesWithoutDecisions,
   textOf,
 } from '@agent-continuations/core';
+import { rejectionMessage } from '@agent-continuations/core/adapter-kit';
 import { ToolMessage } from '@langchain/core/messages';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { type StructuredToolInterface, type ToolRunnableConfig, tool } from '@langchain/core/tools';

@@ -7,7 +7,8 @@
  * `interrupt()` inside a tool names the tool call; createReactAgent v1 with two interrupting calls
  * suspends instead of losing the run.
  */
-import { isContinuationError, rejectionMessage, serializeContinuation } from '@agent-continuations/core';
+import { isContinuationError, serializeContinuation } from '@agent-continuations/core';
+import { rejectionMessage } from '@agent-continuations/core/adapter-kit';
 import { type Counts, lastToolResults, reportResults, type Script } from '@agent-continuations/testing';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';

@@ -17,8 +17,8 @@ import {
   type SealConfig,
   type StreamInput,
   type SuspendWhen,
-  toPredicates,
 } from '@agent-continuations/core';
+import { toPredicates } from '@agent-continuations/core/adapter-kit';
 import type OpenAI from 'openai';
 import { chatModel, type ModelSettings } from './chat-model';
 import { checkConfig } from './config-check';

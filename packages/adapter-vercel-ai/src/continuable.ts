@@ -15,10 +15,9 @@ import {
   parseContinuation,
   type RunOptions,
   type RunResult,
-  STREAMS_RUNS,
   textOf,
-  toPredicates,
 } from '@agent-continuations/core';
+import { STREAMS_RUNS, toPredicates } from '@agent-continuations/core/adapter-kit';
 import type { ModelMessage, Tool } from 'ai';
 import { callOptionsOf, keepingCallOptions, prepareCall, preparesCalls } from './call-options';
 import {

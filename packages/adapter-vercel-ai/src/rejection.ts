@@ -3,7 +3,8 @@
  * result holding the core's `rejectionMessage(reason)`; the AI SDK tells its model about a denied
  * call with an `execution-denied` output, so the adapter sends a rejection in that form.
  */
-import { type JsonValue, rejectionMessage } from '@agent-continuations/core';
+import type { JsonValue } from '@agent-continuations/core';
+import { rejectionMessage } from '@agent-continuations/core/adapter-kit';
 
 const PREFIX = 'A human rejected this tool call: ';
 const SUFFIX = ' Do not retry it unchanged.';

@@ -18,8 +18,13 @@ export {
 } from './agent-shell';
 export { type DecisionsByCall, decisionsByCall } from './children';
 export { applyDeadlines } from './deadlines';
+export { auditEntries } from './decisions';
+export { raiseFrom } from './errors';
+export { diffFingerprints, fingerprintAgent } from './fingerprint';
+export { inputMessages, toolCallIdsIn, uniqueToolCallIds } from './messages';
 export { type ContinuationParts, newContinuation, type RunFacts } from './new-continuation';
 export { toPredicates } from './predicates';
 export { type QueuedRun, queuedRun } from './push-queue';
+export { checkResumable, type ResumingAgent } from './resumable';
 export type { RunState } from './run-state';
 export { rejectionMessage, STREAMS_RUNS } from './turn';

@@ -1,6 +1,7 @@
 /**
  * @agent-continuations/core: the continuation format, the suspend/resume engine, the agent
- * protocol and the stores API. No framework, no `node:` import.
+ * protocol and the stores API, for agent authors. No framework, no `node:` import. Adapter
+ * authors also use `/adapter-kit`; store authors `/store-kit`.
  */
 export { actionId, listActions, splitActionId } from './actions';
 export {
@@ -26,16 +27,14 @@ export {
   replayCheckpoints,
   type StoreWrite,
 } from './checkpoint';
-export { type DecisionsByCall, decisionsByCall } from './children';
 export { openContinuation, type ParseOptions, parseContinuation, serializeContinuation } from './codec';
-export {
-  applyDeadlines,
-  type Deadline,
-  type DeadlineContext,
-  type DeadlinePolicy,
-  type ToolDeadline,
+export type {
+  Deadline,
+  DeadlineContext,
+  DeadlinePolicy,
+  ToolDeadline,
 } from './deadlines';
-export { auditEntries, checkDecisions } from './decisions';
+export { checkDecisions } from './decisions';
 export {
   DEFAULT_RECOVERY_ATTEMPTS,
   type DurableOptions,
@@ -65,10 +64,8 @@ export {
   type ErrorCode,
   isContinuationError,
   ModelCallError,
-  raiseFrom,
   ToolCallError,
 } from './errors';
-export { diffFingerprints, fingerprintAgent } from './fingerprint';
 export {
   type AgentRef,
   type AuditEntry,
@@ -94,7 +91,6 @@ export {
   type AssistantMessage,
   type FilePart,
   type ImagePart,
-  inputMessages,
   type Message,
   messageSchema,
   type ReasoningPart,
@@ -104,10 +100,8 @@ export {
   type ToolMessage,
   type ToolResultPart,
   textOf,
-  toolCallIdsIn,
   toolCallsOf,
   type UserMessage,
-  uniqueToolCallIds,
 } from './messages';
 export type {
   ModelPort,
@@ -135,7 +129,6 @@ export {
   type PredicateContext,
   type SuspendPredicate,
   type SuspendWhen,
-  toPredicates,
 } from './predicates';
 export type {
   Action,
@@ -153,7 +146,6 @@ export type {
   RunResult,
   SuspendedResult,
 } from './protocol';
-export { checkResumable, type ResumingAgent } from './resumable';
 export {
   type ResumeStoredOptions,
   resumeStored,
@@ -197,4 +189,4 @@ export {
   zodJsonSchema,
   zodValidator,
 } from './tools';
-export { rejectionMessage, resumesWithoutDecisions, STREAMS_RUNS } from './turn';
+export { resumesWithoutDecisions } from './turn';

@@ -1,4 +1,4 @@
-import { decisionsByCall } from '@agent-continuations/core';
+import { decisionsByCall } from '@agent-continuations/core/adapter-kit';
 import { describe, expect, it } from 'vitest';
 
 describe('decisionsByCall', () => {

@@ -1,10 +1,5 @@
-import {
-  type AssistantMessage,
-  type Message,
-  toolCallIdsIn,
-  toolCallsOf,
-  uniqueToolCallIds,
-} from '@agent-continuations/core';
+import { type AssistantMessage, type Message, toolCallsOf } from '@agent-continuations/core';
+import { toolCallIdsIn, uniqueToolCallIds } from '@agent-continuations/core/adapter-kit';
 import { describe, expect, it } from 'vitest';
 
 function assistant(...ids: string[]): AssistantMessage {
