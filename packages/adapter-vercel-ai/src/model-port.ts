@@ -12,6 +12,7 @@ import type {
   ModelStreamEvent,
   ToolCallPart,
 } from '@agent-continuations/core';
+import { queuedRun } from '@agent-continuations/core/adapter-kit';
 import {
   generateText,
   type ModelMessage,
@@ -108,12 +109,8 @@ interface OpenCall {
   done: boolean;
   /** How many response messages earlier steps made (ai@6 repeats them in each step's). */
   seen: number;
-  /** A streamed call's parts, read ahead into a queue. */
-  parts: unknown[];
-  read: number;
-  wake: (() => void) | undefined;
-  drained: boolean;
-  streamError: { error: unknown } | undefined;
+  /** A streamed call's parts, read ahead into the core's queue. */
+  parts: AsyncIterator<TextStreamPart<ToolSet>> | undefined;
   /** The first error of the current step (`onError` or an `error` part). */
   failure: { error: unknown } | undefined;
 }
@@ -280,11 +277,7 @@ export function createModelPort(settings: AnySettings): ModelPort {
     closed: false,
     done: false,
     seen: 0,
-    parts: [],
-    read: 0,
-    wake: undefined,
-    drained: false,
-    streamError: undefined,
+    parts: undefined,
     failure: undefined,
   });
   const handOver = (call: OpenCall, step: StepParts) => {
@@ -340,43 +333,21 @@ export function createModelPort(settings: AnySettings): ModelPort {
       [STEP_CALLBACK]: (step: StepParts) => handOver(call, step),
     } as unknown as Parameters<typeof streamText>[0]);
     // Read ahead, so that the call ends on its own once the segment no longer reads it.
-    void (async () => {
+    call.parts = queuedRun<TextStreamPart<ToolSet>, void>(async (push) => {
       try {
-        for await (const part of result.fullStream) {
-          call.parts.push(part);
-          call.wake?.();
-        }
-      } catch (error) {
-        call.streamError = { error };
+        for await (const part of result.fullStream) push(part);
       } finally {
-        call.drained = true;
         call.done = true;
-        call.wake?.();
         call.next.resolve(undefined);
       }
-    })();
+    })[Symbol.asyncIterator]();
     return call;
   };
 
   /** The next part of a streamed call, or `undefined` at its end. */
   const nextPart = async (call: OpenCall): Promise<TextStreamPart<ToolSet> | undefined> => {
-    while (call.read === call.parts.length && !call.drained) {
-      await new Promise<void>((wake) => {
-        call.wake = wake;
-      });
-      call.wake = undefined;
-    }
-    if (call.read === call.parts.length) {
-      if (call.streamError) throw call.streamError.error;
-      return undefined;
-    }
-    const part = call.parts[call.read] as TextStreamPart<ToolSet>;
-    call.parts[call.read++] = undefined;
-    if (call.read === call.parts.length) {
-      call.parts.length = 0;
-      call.read = 0;
-    }
-    return part;
+    const next = await call.parts!.next();
+    return next.done ? undefined : next.value;
   };
 
   const port: ModelPort = {
