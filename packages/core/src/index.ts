@@ -75,7 +75,6 @@ export {
   addUsage,
   type Continuation,
   CURRENT_VERSION,
-  continuationSchema,
   type DoneEntry,
   emptyUsage,
   FORMAT,
@@ -88,7 +87,7 @@ export {
   type SuspendReason,
   type Usage,
 } from './format';
-export { type JsonObject, type JsonValue, jsonValueSchema } from './json';
+export type { JsonObject, JsonValue } from './json';
 export { createMemoryStore } from './memory-store';
 export {
   type AssistantMessage,
@@ -96,7 +95,6 @@ export {
   type ImagePart,
   inputMessages,
   type Message,
-  messageSchema,
   type ReasoningPart,
   type SystemMessage,
   type TextPart,
