@@ -36,16 +36,7 @@ export {
   type ToolDeadline,
 } from './deadlines';
 export { auditEntries, checkDecisions } from './decisions';
-export {
-  DEFAULT_RECOVERY_ATTEMPTS,
-  type DurableOptions,
-  type RecoveredRun,
-  type RecoverOptions,
-  recover,
-  recoverRun,
-  resumeDurably,
-  runDurably,
-} from './durable';
+export { type DurableOptions, resumeDurably, runDurably } from './durable';
 export {
   createEncryption,
   type Encryption,
@@ -153,6 +144,13 @@ export type {
   RunResult,
   SuspendedResult,
 } from './protocol';
+export {
+  DEFAULT_RECOVERY_ATTEMPTS,
+  type RecoveredRun,
+  type RecoverOptions,
+  recover,
+  recoverRun,
+} from './recover';
 export { checkResumable, type ResumingAgent } from './resumable';
 export {
   type ResumeStoredOptions,
