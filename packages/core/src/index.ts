@@ -159,6 +159,17 @@ export {
   type StreamingAgent,
   streamStored,
 } from './resume-stored';
+export {
+  createRuntime,
+  type InboxItem,
+  type InboxPage,
+  type ResumeOptions,
+  type Runtime,
+  type RuntimeConfig,
+  type RunView,
+  type StartOptions,
+} from './runtime';
+export type { RuntimeAgent } from './runtime-seal';
 export { type SealConfig, type SealOptions, type SealSecret, sealContinuation, verifySeal } from './seal';
 export {
   type Claim,
