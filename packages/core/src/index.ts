@@ -166,6 +166,7 @@ export {
   type ResumeOptions,
   type Runtime,
   type RuntimeConfig,
+  type RuntimeRecoverOptions,
   type RunView,
   type StartOptions,
 } from './runtime';

@@ -19,7 +19,7 @@ import {
   suspendNotice,
 } from './notify';
 import type { RunOptions, RunResult } from './protocol';
-import { type RecoveredRun, type RecoverOptions, recover } from './recover';
+import { type RecoveredRun, type RecoverOptions, recover, recoverRun } from './recover';
 import { type ResumeStoredOptions, resumeStored, type StoredDecisions, streamStored } from './resume-stored';
 import { type RuntimeAgent, sealedAgent } from './runtime-seal';
 import { streamLogged } from './runtime-stream';
@@ -78,6 +78,13 @@ export interface InboxItem {
   action: NoticeAction;
 }
 
+/** Options of {@link Runtime.recover}. */
+export interface RuntimeRecoverOptions
+  extends Pick<RecoverOptions, 'limit' | 'maxAttempts' | 'leaseMs' | 'suspendWhen'> {
+  /** Take over this one run instead of looking for all whose worker died. */
+  runId?: string;
+}
+
 /** A page of {@link Runtime.inbox}. */
 export interface InboxPage {
   items: InboxItem[];
@@ -112,8 +119,12 @@ export interface Runtime {
   inbox(filter?: Omit<ListFilter, 'status'>): Promise<InboxPage>;
   /** One stored run and its pending actions; `undefined` when the store has no such id. */
   get(id: string): Promise<RunView | undefined>;
-  /** Go on with the runs the log knows whose worker died (needs a log); see `recover`. */
-  recover(options?: Pick<RecoverOptions, 'limit' | 'maxAttempts' | 'leaseMs'>): Promise<RecoveredRun[]>;
+  /**
+   * Go on with the runs the log knows whose worker died (needs a log); see `recover`. With `runId`,
+   * take over that one run now (its lease must have lapsed, else `CLAIM_CONFLICT`), as a retried
+   * job does; its suspension is saved and notified.
+   */
+  recover(options?: RuntimeRecoverOptions): Promise<RecoveredRun[]>;
   /** Apply the deadline default to overdue actions (reject, or escalate by notifying again). */
   sweep(
     options?: Pick<SweepOptions, 'onDeadline' | 'reason' | 'now' | 'pageSize'> & { leaseMs?: number },
@@ -255,7 +266,16 @@ export function createRuntime(config: RuntimeConfig): Runtime {
           'Recovery goes on from a checkpoint log: give the runtime a log.',
         );
       }
-      const recovered = await recover(log, agents, { ...options, ...policy, ...save, owner, store });
+      const { runId, ...rest } = options;
+      const durable = { ...rest, ...policy, ...save, owner, store };
+      if (runId !== undefined) {
+        const record = await log.status(runId);
+        const running = agent(record?.agentName ?? '');
+        const result = await recoverRun(running, log, runId, durable);
+        await notifySuspended(result, notice);
+        return [{ runId, result }];
+      }
+      const recovered = await recover(log, agents, durable);
       for (const run of recovered) if (run.result) await notifySuspended(run.result, notice);
       return recovered;
     },
