@@ -36,16 +36,7 @@ export {
   type ToolDeadline,
 } from './deadlines';
 export { auditEntries, checkDecisions } from './decisions';
-export {
-  DEFAULT_RECOVERY_ATTEMPTS,
-  type DurableOptions,
-  type RecoveredRun,
-  type RecoverOptions,
-  recover,
-  recoverRun,
-  resumeDurably,
-  runDurably,
-} from './durable';
+export { type DurableOptions, resumeDurably, runDurably } from './durable';
 export {
   createEncryption,
   type Encryption,
@@ -151,6 +142,13 @@ export type {
   RunResult,
   SuspendedResult,
 } from './protocol';
+export {
+  DEFAULT_RECOVERY_ATTEMPTS,
+  type RecoveredRun,
+  type RecoverOptions,
+  recover,
+  recoverRun,
+} from './recover';
 export { checkResumable, type ResumingAgent } from './resumable';
 export {
   type ResumeStoredOptions,
@@ -159,6 +157,18 @@ export {
   type StreamingAgent,
   streamStored,
 } from './resume-stored';
+export {
+  createRuntime,
+  type InboxItem,
+  type InboxPage,
+  type ResumeOptions,
+  type Runtime,
+  type RuntimeConfig,
+  type RuntimeRecoverOptions,
+  type RunView,
+  type StartOptions,
+} from './runtime';
+export type { RuntimeAgent } from './runtime-seal';
 export { type SealConfig, type SealOptions, type SealSecret, sealContinuation, verifySeal } from './seal';
 export {
   type Claim,
