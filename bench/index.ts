@@ -20,6 +20,7 @@ type Section = () => Promise<{ run(): Promise<void> }>;
 const sections: Record<string, Section> = {
   core: () => import('./core'),
   'cross-framework': () => import('./cross-framework'),
+  imports: () => import('./imports'),
   langgraph: () => import('./langgraph'),
   openai: () => import('./openai'),
   stores: () => import('./stores'),

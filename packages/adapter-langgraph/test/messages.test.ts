@@ -1,4 +1,5 @@
-import { type Message, messageSchema } from '@agent-continuations/core';
+import type { Message } from '@agent-continuations/core';
+import { messageSchema } from '@agent-continuations/core/zod';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import { convertMessagesToCompletionsMessageParams } from '@langchain/openai';
 import { describe, expect, it } from 'vitest';

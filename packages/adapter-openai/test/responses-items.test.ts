@@ -1,4 +1,5 @@
-import { type Message, messageSchema } from '@agent-continuations/core';
+import type { Message } from '@agent-continuations/core';
+import { messageSchema } from '@agent-continuations/core/zod';
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { fromResponsesItems, toResponsesItems } from '../src/index';

@@ -1,4 +1,5 @@
-import { type Message, messageSchema } from '@agent-continuations/core';
+import type { Message } from '@agent-continuations/core';
+import { messageSchema } from '@agent-continuations/core/zod';
 import type { Script } from '@agent-continuations/testing';
 import { type ModelMessage, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';

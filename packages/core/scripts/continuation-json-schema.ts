@@ -1,18 +1,13 @@
 /**
  * The JSON Schema of the continuation format, derived from the core's zod schema so the two can
- * never drift. `generate-schema.ts` writes it to `schema/continuation.v1.schema.json`; a test
+ * never drift. `generate.ts` writes it to `schema/continuation.v1.schema.json`; a test
  * regenerates it in memory and fails when the committed file is stale.
  */
 import { z } from 'zod';
-import {
-  auditEntrySchema,
-  CURRENT_VERSION,
-  continuationSchema,
-  pendingEntrySchema,
-  usageSchema,
-} from '../src/format';
-import { jsonValueSchema } from '../src/json';
-import { messageSchema } from '../src/messages';
+import { CURRENT_VERSION } from '../src/format';
+import { auditEntrySchema, continuationSchema, pendingEntrySchema, usageSchema } from '../src/zod/format';
+import { jsonValueSchema } from '../src/zod/json';
+import { messageSchema } from '../src/zod/messages';
 
 /** Where the published schema lives, relative to the core package's root. */
 export const SCHEMA_FILE = `schema/continuation.v${CURRENT_VERSION}.schema.json`;
@@ -49,7 +44,7 @@ export function continuationJsonSchema(): Record<string, unknown> {
     $schema,
     title: `Agent continuation, format version ${CURRENT_VERSION}`,
     description:
-      'A suspended AI agent run as one JSON value (@agent-continuations/core). Generated from the zod schema by scripts/generate-schema.ts: do not edit by hand.',
+      'A suspended AI agent run as one JSON value (@agent-continuations/core). Generated from the zod schema by scripts/generate.ts: do not edit by hand.',
     ...body,
   };
 }

@@ -5,14 +5,13 @@
  * Nothing in the input is ever executed, and keys such as `__proto__` inside the JSON a
  * continuation carries (arguments, outputs, metadata) stay data: what the engine writes, it reads.
  */
-import type { z } from 'zod';
 import { continuationText, PAYLOAD_KEYS } from './canonical';
 import { checkConsistency } from './consistency';
 import { ContinuationError } from './errors';
-import { type Continuation, CURRENT_VERSION, continuationSchema, FORMAT, SUPPORTED_VERSIONS } from './format';
-import { checkJson, describeValue, jsonPath, quote } from './json';
+import { type Continuation, CURRENT_VERSION, FORMAT, SUPPORTED_VERSIONS } from './format';
+import { checkJson, describeValue, jsonPath } from './json';
 import { type SealConfig, type SealSecret, verifySeal } from './seal';
-import { isValidContinuation } from './validate';
+import { continuationIssue, isValidContinuation, type SchemaIssue } from './validate';
 
 /** Options of {@link parseContinuation}. */
 export interface ParseOptions {
@@ -148,12 +147,12 @@ const JSON_CHECK = {
   dataKeys: PAYLOAD_KEYS,
 } as const;
 
-/** The full pipeline: the JSON walk (for text), headers and migrations, then the zod schema. */
+/** The full pipeline: the JSON walk (for text), headers and migrations, then the schema. */
 function checkFully(value: unknown, text: boolean): Record<string, unknown> {
   if (text) checkJson(value, JSON_CHECK);
   const record = checkHeaders(value, []);
-  const result = continuationSchema.safeParse(record);
-  if (!result.success) throw invalid(result.error);
+  const issue = continuationIssue(record);
+  if (issue) throw invalid(issue);
   return record;
 }
 
@@ -265,57 +264,12 @@ function checkHeader(value: unknown, path: Array<string | number>): Record<strin
   return record;
 }
 
-type Issue = z.core.$ZodIssue;
-
 /** The schema's first complaint, as precisely as it can be told: the deepest branch of a union. */
-function invalid(error: z.ZodError): ContinuationError {
-  const first = error.issues[0];
-  if (!first) return new ContinuationError('INVALID_CONTINUATION', 'Invalid continuation.', { path: '$' });
-  const { issue, path } = deepest(first, first.path);
-  const where = jsonPath(path);
-  return new ContinuationError(
-    'INVALID_CONTINUATION',
-    `Invalid continuation at ${where}: ${explain(issue)}.`,
-    {
-      path: where,
-      details: error.issues.slice(0, 10).map((each) => ({ code: each.code, path: jsonPath(each.path) })),
-    },
-  );
-}
-
-function deepest(issue: Issue, path: readonly PropertyKey[]): { issue: Issue; path: PropertyKey[] } {
-  let best = { issue, path: [...path] };
-  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-    for (const branch of issue.errors) {
-      const inner = branch[0];
-      if (!inner) continue;
-      const candidate = deepest(inner, [...path, ...inner.path]);
-      if (candidate.path.length > best.path.length || best.issue === issue) best = candidate;
-    }
-  }
-  return best;
-}
-
-function explain(issue: Issue): string {
-  switch (issue.code) {
-    case 'invalid_union': {
-      const raw = issue as Issue & { discriminator?: string; options?: unknown[] };
-      if (raw.options?.length)
-        return `expected one of ${raw.options.map((option) => quote(String(option), 40)).join(', ')}`;
-      return 'does not match any allowed shape';
-    }
-    case 'unrecognized_keys':
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys
-        .slice(0, 5)
-        .map((key) => quote(key, 40))
-        .join(', ')}${issue.keys.length > 5 ? ', …' : ''}`;
-    case 'invalid_type': {
-      const message = issue.message.replace(/^Invalid input: /, '');
-      return /received undefined$/.test(message) ? `missing (expected ${issue.expected})` : message;
-    }
-    default: {
-      const message = issue.message.replace(/^Invalid input: /, '');
-      return message.length > 120 ? `${message.slice(0, 120)}…` : message;
-    }
-  }
+function invalid(issue: SchemaIssue): ContinuationError {
+  const where = jsonPath(issue.path);
+  const message = issue.message.length > 120 ? `${issue.message.slice(0, 120)}…` : issue.message;
+  return new ContinuationError('INVALID_CONTINUATION', `Invalid continuation at ${where}: ${message}.`, {
+    path: where,
+    details: [{ code: issue.code, path: where }],
+  });
 }

@@ -2,27 +2,14 @@
  * Checking decisions before anything runs: every id must name a pending action, every decision
  * must fit its action, edited arguments and answers must pass the tools' schemas.
  */
-import { z } from 'zod';
 import { findAction, listActions, splitActionId } from './actions';
 import { ContinuationError } from './errors';
 import type { AuditEntry, Continuation } from './format';
-import { checkJson, jsonPath, jsonValueSchema, quote } from './json';
+import { checkJson, jsonPath, quote } from './json';
 import type { Decision, Decisions } from './protocol';
 import type { ToolDefinition } from './tools';
 import { validateArgs } from './turn';
-
-const decisionSchema: z.ZodType<Decision> = z.discriminatedUnion('type', [
-  z
-    .object({
-      type: z.literal('approve'),
-      args: jsonValueSchema.optional(),
-      by: z.string().optional(),
-      reason: z.string().optional(),
-    })
-    .strict(),
-  z.object({ type: z.literal('reject'), reason: z.string().optional(), by: z.string().optional() }).strict(),
-  z.object({ type: z.literal('input'), value: jsonValueSchema, by: z.string().optional() }).strict(),
-]);
+import { decisionIssue } from './validate';
 
 /**
  * Validate `decisions` against `continuation` and the agent's tools, recursing into sub-agents
@@ -60,19 +47,13 @@ export async function checkDecisions(
         { path: jsonPath([id]), details: { id: id.length > 200 ? `${id.slice(0, 200)}…` : id, pending } },
       );
     }
-    const parsed = plainDecision(raw) ? { success: true as const } : decisionSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
+    const issue = decisionIssue(raw);
+    if (issue) {
       const where = jsonPath([id, ...issue.path]);
       throw new ContinuationError(
         'INVALID_DECISION',
-        `Decision for ${quote(id)} is invalid at ${where}: ${explainIssue(issue)}.`,
-        {
-          path: where,
-          details: parsed.error.issues
-            .slice(0, 10)
-            .map((each) => ({ code: each.code, path: jsonPath([id, ...each.path]) })),
-        },
+        `Decision for ${quote(id)} is invalid at ${where}: ${clip(issue.message)}.`,
+        { path: where, details: [{ code: issue.code, path: where }] },
       );
     }
     // The checked input, not the schema's output: that would drop `__proto__` keys of the arguments.
@@ -142,59 +123,6 @@ export function checkDecisionsShape(decisions: unknown): asserts decisions is De
     );
   }
   checkJson(decisions, { code: 'INVALID_DECISION', what: 'Decisions' });
-}
-
-/** The keys each decision type allows, beside `type`. */
-const DECISION_KEYS: Record<string, ReadonlySet<string>> = {
-  approve: new Set(['type', 'args', 'by', 'reason']),
-  reject: new Set(['type', 'reason', 'by']),
-  input: new Set(['type', 'value', 'by']),
-};
-
-/**
- * The common decisions the schema accepts, recognised without it: a known type, only its keys,
- * `by` and `reason` strings. Anything else (including every refusal) goes to the schema, which
- * also explains what is wrong. Decisions were checked as JSON before, so `args` and `value` are.
- */
-function plainDecision(raw: unknown): boolean {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return false;
-  const decision = raw as Record<string, unknown>;
-  const type = decision.type;
-  const allowed =
-    typeof type === 'string' && Object.hasOwn(DECISION_KEYS, type) ? DECISION_KEYS[type] : undefined;
-  if (!allowed) return false;
-  for (const key of Object.keys(decision)) {
-    if (!allowed.has(key)) return false;
-    const value = decision[key];
-    if ((key === 'by' || key === 'reason') && typeof value !== 'string') return false;
-    if ((key === 'args' || key === 'value') && !isFiniteJson(value)) return false;
-  }
-  return type !== 'input' || Object.hasOwn(decision, 'value');
-}
-
-/** JSON with finite numbers only, as `jsonValueSchema` wants it (depth was bounded before). */
-function isFiniteJson(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every(isFiniteJson);
-  if (typeof value !== 'object') return false;
-  for (const key of Object.keys(value))
-    if (!isFiniteJson((value as Record<string, unknown>)[key])) return false;
-  return true;
-}
-
-function explainIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_union') {
-    const options = (issue as { options?: unknown[] }).options;
-    if (options?.length)
-      return `expected one of ${options.map((option) => quote(String(option), 40)).join(', ')}`;
-  }
-  if (issue.code === 'unrecognized_keys')
-    return `unknown key ${issue.keys
-      .slice(0, 5)
-      .map((key) => quote(key, 40))
-      .join(', ')}`;
-  return clip(issue.message.replace(/^Invalid input: /, ''));
 }
 
 function clip(text: string): string {

@@ -35,16 +35,7 @@ export type {
   ToolDeadline,
 } from './deadlines';
 export { checkDecisions } from './decisions';
-export {
-  DEFAULT_RECOVERY_ATTEMPTS,
-  type DurableOptions,
-  type RecoveredRun,
-  type RecoverOptions,
-  recover,
-  recoverRun,
-  resumeDurably,
-  runDurably,
-} from './durable';
+export { type DurableOptions, resumeDurably, runDurably } from './durable';
 export {
   createEncryption,
   type Encryption,
@@ -72,7 +63,6 @@ export {
   addUsage,
   type Continuation,
   CURRENT_VERSION,
-  continuationSchema,
   type DoneEntry,
   emptyUsage,
   FORMAT,
@@ -85,14 +75,13 @@ export {
   type SuspendReason,
   type Usage,
 } from './format';
-export { type JsonObject, type JsonValue, jsonValueSchema } from './json';
+export type { JsonObject, JsonValue } from './json';
 export { createMemoryStore } from './memory-store';
 export {
   type AssistantMessage,
   type FilePart,
   type ImagePart,
   type Message,
-  messageSchema,
   type ReasoningPart,
   type SystemMessage,
   type TextPart,
@@ -147,12 +136,31 @@ export type {
   SuspendedResult,
 } from './protocol';
 export {
+  DEFAULT_RECOVERY_ATTEMPTS,
+  type RecoveredRun,
+  type RecoverOptions,
+  recover,
+  recoverRun,
+} from './recover';
+export {
   type ResumeStoredOptions,
   resumeStored,
   type StoredDecisions,
   type StreamingAgent,
   streamStored,
 } from './resume-stored';
+export {
+  createRuntime,
+  type InboxItem,
+  type InboxPage,
+  type ResumeOptions,
+  type Runtime,
+  type RuntimeConfig,
+  type RuntimeRecoverOptions,
+  type RunView,
+  type StartOptions,
+} from './runtime';
+export type { RuntimeAgent } from './runtime-seal';
 export { type SealConfig, type SealOptions, type SealSecret, sealContinuation, verifySeal } from './seal';
 export {
   type Claim,

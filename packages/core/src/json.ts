@@ -2,7 +2,6 @@
  * JSON values, and the one walk that checks untrusted ones: iterative (no recursion on untrusted
  * depth), bounded in depth, and treating keys such as `__proto__` as the data they are.
  */
-import { z } from 'zod';
 import { ContinuationError, type ErrorCode } from './errors';
 
 /** Any value that survives `JSON.stringify` / `JSON.parse` unchanged. */
@@ -10,21 +9,6 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
-
-/** Zod schema for {@link JsonValue}: finite numbers, plain arrays and objects only. */
-export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number().refine(Number.isFinite, 'must be a finite number'),
-    z.boolean(),
-    z.null(),
-    z.array(jsonValueSchema),
-    z.record(z.string(), jsonValueSchema),
-  ]),
-);
-
-/** Zod schema for {@link JsonObject}. */
-export const jsonObjectSchema: z.ZodType<JsonObject> = z.record(z.string(), jsonValueSchema);
 
 /**
  * The deepest nesting of arrays and objects accepted anywhere untrusted JSON comes in

@@ -17,7 +17,7 @@ export {
   encryptionKeyIdOf,
   isEncrypted,
 } from './encryption';
-export { type HeldClaim, holdClaim } from './resume-stored';
+export { type HeldClaim, holdClaim } from './lease';
 export { metadataMatches, summarize } from './store';
 export {
   claimLost,

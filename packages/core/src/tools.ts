@@ -2,7 +2,7 @@
  * Tools as the engine sees them: a name, a JSON Schema for the model, a validator, an optional
  * approval rule and an optional `execute` (none means a human answers).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ToolDeadline } from './deadlines';
 import type { JsonObject, JsonValue } from './json';
 import type { Message } from './messages';
@@ -84,24 +84,32 @@ export interface ToolDefinition<Args = any, Result = unknown> {
 }
 
 /**
- * Validate with a zod schema, as a {@link Validation}.
+ * Validate with a zod schema, as a {@link Validation}: through its Standard Schema face
+ * (`~standard`), so zod itself is never imported here (any Standard Schema works).
+ * Refusals read as zod's `prettifyError` writes them: one `✖ message` line per issue, then where.
  *
  * @example
  * ```ts
  * const validate = zodValidator(z.object({ to: z.string() }));
- * validate({ to: 1 }); // { ok: false, message: '...' }
+ * validate({ to: 1 }); // { ok: false, message: '✖ Invalid input: expected string, received number\n  → at to' }
  * ```
  */
-export function zodValidator<S extends z.ZodType>(schema: S): (value: unknown) => Validation<z.output<S>> {
+export function zodValidator<S extends z.ZodType>(
+  schema: S,
+): (value: unknown) => Validation<z.output<S>> | Promise<Validation<z.output<S>>> {
+  const standard = standardOf(schema);
   return (value) => {
-    const result = schema.safeParse(value);
-    if (result.success) return { ok: true, value: result.data };
-    return { ok: false, message: z.prettifyError(result.error) };
+    const result = standard.validate(value);
+    return result instanceof Promise
+      ? result.then((settled) => toValidation<z.output<S>>(settled))
+      : toValidation<z.output<S>>(result);
   };
 }
 
 /**
- * JSON Schema of a zod schema, in the form models accept.
+ * JSON Schema of a zod schema, in the form models accept (draft 7, the input side). Uses
+ * the schema's own `toJSONSchema()` (zod 4) or its Standard JSON Schema (`~standard.jsonSchema`),
+ * so zod itself is never imported here.
  *
  * @example
  * ```ts
@@ -109,12 +117,65 @@ export function zodValidator<S extends z.ZodType>(schema: S): (value: unknown) =
  * ```
  */
 export function zodJsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
-    target: 'draft-7',
-    io: 'input',
-    unrepresentable: 'any',
-  }) as JsonSchema;
+  const own = (schema as unknown as { toJSONSchema?: (params: object) => JsonSchema }).toJSONSchema;
+  let json: JsonSchema | undefined;
+  if (typeof own === 'function') {
+    json = own.call(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' });
+  } else {
+    const standard = standardOf(schema) as StandardProps & {
+      jsonSchema?: { input(params: object): JsonSchema };
+    };
+    json = standard.jsonSchema?.input({ target: 'draft-07', libraryOptions: { unrepresentable: 'any' } });
+  }
+  if (!json) {
+    throw new TypeError(
+      'A tool schema must be a zod 4 schema or implement Standard JSON Schema (`~standard.jsonSchema`).',
+    );
+  }
+  const { $schema: _, ...rest } = json;
   return rest;
+}
+
+interface StandardIssue {
+  message: string;
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>;
+}
+
+interface StandardProps {
+  validate(value: unknown): StandardResult | Promise<StandardResult>;
+}
+
+type StandardResult = { value: unknown; issues?: undefined } | { issues: readonly StandardIssue[] };
+
+function standardOf(schema: unknown): StandardProps {
+  const standard = (schema as { '~standard'?: StandardProps } | null)?.['~standard'];
+  if (typeof standard?.validate !== 'function') {
+    throw new TypeError('A tool schema must implement Standard Schema (`~standard`), as zod 4 schemas do.');
+  }
+  return standard;
+}
+
+function toValidation<T>(result: StandardResult): Validation<T> {
+  if (!result.issues) return { ok: true, value: result.value as T };
+  const issues = [...result.issues].sort((a, b) => (a.path?.length ?? 0) - (b.path?.length ?? 0));
+  const lines: string[] = [];
+  for (const issue of issues) {
+    lines.push(`✖ ${issue.message}`);
+    if (issue.path?.length) lines.push(`  → at ${dotPath(issue.path)}`);
+  }
+  return { ok: false, message: lines.join('\n') };
+}
+
+/** A path as zod's `prettifyError` prints it: `a.b[0]["c d"]`. */
+function dotPath(path: ReadonlyArray<PropertyKey | { key: PropertyKey }>): string {
+  let text = '';
+  for (const segment of path) {
+    const key = typeof segment === 'object' ? segment.key : segment;
+    if (typeof key === 'number') text += `[${key}]`;
+    else if (typeof key === 'symbol' || /[^\w$]/.test(key)) text += `[${JSON.stringify(String(key))}]`;
+    else text += text ? `.${key}` : key;
+  }
+  return text;
 }
 
 /**
@@ -208,8 +269,6 @@ export interface AgentToolOptions<Input> {
   deadline?: ToolDeadline;
 }
 
-const defaultAgentParameters = z.object({ input: z.string().describe('The task for the sub-agent') });
-
 /**
  * Present any {@link ContinuableAgent}, from any adapter, as a tool: nesting to any depth. When the
  * sub-agent suspends, the calling run suspends too, holding the child's continuation.
@@ -234,16 +293,40 @@ export function agentTool<Input, Output>(
   agent: ContinuableAgent<Input, Output>,
   options: AgentToolOptions<Input> = {},
 ): ToolDefinition<any, Output> {
-  const parameters = options.inputSchema ?? options.parameters ?? defaultAgentParameters;
+  const parameters = options.inputSchema ?? options.parameters;
   const toInput = options.toInput ?? ((args: { input: Input }) => args.input);
   return {
     name: options.name ?? agent.name,
     description: options.description ?? agent.description ?? `Delegate a task to the ${agent.name} agent.`,
-    inputSchema: zodJsonSchema(parameters),
-    validate: zodValidator(parameters),
+    inputSchema: parameters ? zodJsonSchema(parameters) : DEFAULT_AGENT_SCHEMA,
+    validate: parameters ? zodValidator(parameters) : defaultAgentArgs,
     ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     execute: (args, ctx) => ctx.runAgent(agent, toInput(args)),
     agent,
   };
+}
+
+/** The arguments of an `agentTool` without its own schema: `{ input: string }`. */
+const DEFAULT_AGENT_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { input: { type: 'string', description: 'The task for the sub-agent' } },
+  required: ['input'],
+};
+
+function defaultAgentArgs(args: unknown): Validation<{ input: string }> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return {
+      ok: false,
+      message: `✖ Invalid input: expected object, received ${args === null ? 'null' : Array.isArray(args) ? 'array' : typeof args}`,
+    };
+  }
+  const input = (args as Record<string, unknown>).input;
+  if (typeof input !== 'string') {
+    return {
+      ok: false,
+      message: `✖ Invalid input: expected string, received ${input === undefined ? 'undefined' : input === null ? 'null' : Array.isArray(input) ? 'array' : typeof input}\n  → at input`,
+    };
+  }
+  return { ok: true, value: { input } };
 }

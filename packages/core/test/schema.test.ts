@@ -9,6 +9,7 @@ import {
   continuationJsonSchemaText,
   SCHEMA_FILE,
 } from '../scripts/continuation-json-schema';
+import { VALIDATOR_FILE, validatorSource } from '../scripts/validator-source';
 import { badManifest, fixtureText, validFixture, validFixtureNames } from './fixtures/corpus';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,9 +22,14 @@ function compile() {
 }
 
 describe('published JSON Schema', () => {
-  it('matches the zod schema (regenerate with `pnpm --filter @agent-continuations/core generate:schema`)', () => {
+  it('matches the zod schema (regenerate with `pnpm --filter @agent-continuations/core generate`)', () => {
     const committed = readFileSync(join(packageRoot, SCHEMA_FILE), 'utf8');
     expect(committed).toBe(continuationJsonSchemaText());
+  });
+
+  it('has a generated validator that is up to date (regenerate with `pnpm --filter @agent-continuations/core generate`)', () => {
+    const committed = readFileSync(join(packageRoot, VALIDATOR_FILE), 'utf8');
+    expect(committed === validatorSource()).toBe(true);
   });
 
   it('is what the package exports as ./schema.json', () => {

@@ -6,15 +6,15 @@
  */
 import {
   type Continuation,
-  continuationSchema,
   isContinuationError,
   parseContinuation,
   serializeContinuation,
 } from '@agent-continuations/core';
+import { continuationSchema } from '@agent-continuations/core/zod';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkJson } from '../src/json';
-import { isValidContinuation, validationVisits } from '../src/validate';
+import { continuationIssue, isValidContinuation, validationVisits } from '../src/validate';
 import { validFixture, validFixtureNames } from './fixtures/corpus';
 import { type Key, nest, parentAt, pathsOf, retype } from './fixtures/mutations';
 
@@ -322,14 +322,30 @@ function apply(root: unknown, change: Step): unknown {
   return root;
 }
 
-/** What the full pipeline says: the JSON walk passes and the zod schema accepts. */
-function fullPipelineAccepts(value: unknown): boolean {
+/** The paths a zod issue names: its own and, for a union, each branch's first issue's. */
+function schemaPaths(issue: { path: PropertyKey[]; code: string; errors?: unknown }): PropertyKey[][] {
+  const paths = [issue.path];
+  if (issue.code === 'invalid_union' && Array.isArray(issue.errors)) {
+    for (const branch of issue.errors as Array<Array<{ path: PropertyKey[]; code: string }>>) {
+      const inner = branch[0];
+      if (inner) for (const path of schemaPaths(inner)) paths.push([...issue.path, ...path]);
+    }
+  }
+  return paths;
+}
+
+function passesJsonWalk(value: unknown): boolean {
   try {
     checkJson(value, { code: 'INVALID_JSON', what: 'Continuation', dataKeys: PAYLOAD });
+    return true;
   } catch {
     return false;
   }
-  return continuationSchema.safeParse(value).success;
+}
+
+/** What the full pipeline says: the JSON walk passes and the zod schema accepts. */
+function fullPipelineAccepts(value: unknown): boolean {
+  return passesJsonWalk(value) && continuationSchema.safeParse(value).success;
 }
 
 const PAYLOAD = new Set([
@@ -370,6 +386,16 @@ describe('the one-walk validator', () => {
           const parsed = parsedText(value);
           const expected = fullPipelineAccepts(parsed);
           expect(isValidContinuation(parsed)).toBe(expected);
+          // The error path (which runs after the JSON walk passed) reads the same generated
+          // validator: it finds a fault exactly when the zod schema does, where zod names one.
+          if (passesJsonWalk(parsed)) {
+            const zod = continuationSchema.safeParse(parsed);
+            const issue = continuationIssue(parsed);
+            expect(issue === undefined).toBe(zod.success);
+            if (issue && !zod.success && zod.error.issues.length === 1) {
+              expect(schemaPaths(zod.error.issues[0]!)).toContainEqual(issue.path);
+            }
+          }
           seen[expected ? 'accepted' : 'refused']++;
         },
       ),

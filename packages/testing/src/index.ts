@@ -13,6 +13,7 @@ export {
 } from './checkpoint-contract';
 export { runConformanceSuite } from './conformance';
 export * from './runtime';
+export { type RuntimeSuiteFactory, type RuntimeUnderTest, runRuntimeSuite } from './runtime-suite';
 // The store contract suite (stores' block).
 export { runSharedDatabaseContract, type SharedDatabase } from './shared-database-contract';
 export { runStoreContract } from './store-contract';

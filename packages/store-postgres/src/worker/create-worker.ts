@@ -14,17 +14,14 @@ import {
   type ContinuableAgent,
   ContinuationError,
   type ContinuationStore,
+  createRuntime,
   DEFAULT_RECOVERY_ATTEMPTS,
   type DeadlineAction,
   isContinuationError,
   type OnSuspend,
+  onAbort,
   type RunResult,
-  recover,
-  recoverRun,
-  resumeStored,
-  runDurably,
-  suspendNotice,
-  sweepDeadlines,
+  type Runtime,
 } from '@agent-continuations/core';
 import PgBoss from 'pg-boss';
 import {
@@ -53,9 +50,17 @@ export type AgentDefinition =
 
 /** Options of {@link createWorker}. */
 export interface WorkerOptions extends QueueOptions {
-  store: ContinuationStore;
-  /** Agent definitions by name; jobs name the agent they run. */
-  agents: Readonly<Record<string, AgentDefinition>>;
+  /**
+   * The runtime the worker runs jobs with (its store, log, seal, links, deadlines, notices and
+   * owner), shared with the app and the console. Its agents get the worker's shutdown as an
+   * `onAbort` predicate on every run. Instead of `store`, `agents`, `checkpoints`, `onSuspend`,
+   * `links` and `id`, which build one.
+   */
+  runtime?: Runtime;
+  /** Where continuations are saved (without `runtime`). */
+  store?: ContinuationStore;
+  /** Agent definitions by name; jobs name the agent they run (without `runtime`). */
+  agents?: Readonly<Record<string, AgentDefinition>>;
   /** A started pg-boss instance (not stopped by the worker), or a connection string to start one. */
   boss?: PgBoss;
   connectionString?: string;
@@ -63,7 +68,7 @@ export interface WorkerOptions extends QueueOptions {
   bossOptions?: Omit<PgBoss.ConstructorOptions, 'connectionString'>;
   /** Record every step here, and recover runs whose worker died. */
   checkpoints?: CheckpointLog;
-  /** This worker's id, recorded on claims and leases. */
+  /** This worker's id, recorded on claims and leases (a given runtime's `owner` instead). */
   id?: string;
   /** Jobs fetched at once and run concurrently; 20 by default. */
   batchSize?: number;
@@ -124,12 +129,12 @@ export interface Worker extends JobClient {
  *
  * @example
  * ```ts
- * const worker = createWorker({
+ * const runtime = createRuntime({
+ *   agents: [paymentsAgent],
  *   store: createPostgresStore({ connectionString }),
- *   checkpoints: createPostgresCheckpointLog({ connectionString }),
- *   connectionString,
- *   agents: { payments: ({ shutdown }) => paymentsAgent({ suspendWhen: [onAbort(shutdown)] }) },
+ *   log: createPostgresCheckpointLog({ connectionString }),
  * });
+ * const worker = createWorker({ runtime, connectionString });
  * await worker.start();
  * process.once('SIGTERM', () => worker.stop().then(() => process.exit(0)));
  * const runId = await worker.submitRun('payments', 'Pay the March invoices');
@@ -139,7 +144,7 @@ export function createWorker(options: WorkerOptions): Worker {
   if (!options.boss && !options.connectionString) {
     throw new Error('createWorker needs a pg-boss instance (boss) or a connection string.');
   }
-  const id = options.id ?? `worker-${crypto.randomUUID()}`;
+  const id = options.runtime?.owner ?? options.id ?? `worker-${crypto.randomUUID()}`;
   const shutdown = new AbortController();
   const leaseMs = options.leaseMs ?? 30_000;
   const expireInSeconds = options.expireInSeconds ?? DEFAULT_JOB_EXPIRY_SECONDS;
@@ -149,11 +154,10 @@ export function createWorker(options: WorkerOptions): Worker {
       `expireInSeconds (${expireInSeconds}) must be at least twice leaseMs (${leaseMs} ms): pg-boss would hand a healthy run's job to another worker.`,
     );
   }
-  const { store, checkpoints: log } = options;
-  const agents: Record<string, ContinuableAgent<unknown, unknown>> = {};
-  for (const [name, definition] of Object.entries(options.agents)) {
-    agents[name] = typeof definition === 'function' ? definition({ shutdown: shutdown.signal }) : definition;
-  }
+  const runtime = options.runtime ?? ownRuntime(options, id, shutdown.signal);
+  const { store, log } = runtime;
+  // A given runtime's agents suspend at their next step once the worker shuts down.
+  const stopping = options.runtime ? { suspendWhen: [onAbort(shutdown.signal)] } : {};
   const ownBoss = !options.boss;
   const boss =
     options.boss ?? new PgBoss({ connectionString: options.connectionString!, ...options.bossOptions });
@@ -162,70 +166,47 @@ export function createWorker(options: WorkerOptions): Worker {
   let recovering: ReturnType<typeof setInterval> | undefined;
   let sweeping: ReturnType<typeof setInterval> | undefined;
   let started: Promise<void> | undefined;
-  const durable = { owner: id, leaseMs };
-
-  const agentNamed = (name: string) => {
-    const agent = agents[name];
-    if (!agent) throw new Error(`Worker ${id} has no agent "${name}".`);
-    return agent;
-  };
+  const durable = { leaseMs, ...stopping };
   const track = <T>(work: Promise<T>): Promise<T> => {
     inFlight.add(work);
     return work.finally(() => inFlight.delete(work));
   };
 
   /**
-   * Save a suspension; one suspended by a predicate (a shutdown) is handed to another worker at
-   * once, one waiting for people is notified.
+   * After the runtime saved (and notified) a suspension: one suspended by a predicate (a shutdown)
+   * is handed to another worker at once.
    */
-  const settle = async (result: RunResult<unknown>, saved = false) => {
-    if (result.status === 'suspended') {
-      if (!saved) await store.save(result.continuation);
-      if (result.continuation.suspendedBy.type === 'predicate')
-        await client!.submitDecisions(result.continuation.id, {});
-      else await notify(result.continuation);
-    }
+  const settle = async (result: RunResult<unknown>) => {
+    if (result.status === 'suspended' && result.continuation.suspendedBy.type === 'predicate')
+      await client!.submitDecisions(result.continuation.id, {});
     options.onResult?.(result);
   };
 
-  /** A failed notice does not fail the job: the run is saved, and a retried job would not notify. */
-  const notify = async (continuation: Parameters<typeof suspendNotice>[0]) => {
-    if (!options.onSuspend) return;
-    try {
-      const notice = await suspendNotice(continuation, options.links ? { links: options.links } : {});
-      if (notice.actions.length > 0) await options.onSuspend(notice);
-    } catch (error) {
-      options.onError?.(error);
-    }
-  };
-
-  const escalated = new Set<string>();
   const sweepOverdue = async () => {
     if (shutdown.signal.aborted) return;
-    const report = await sweepDeadlines({
-      store,
-      agents,
-      escalated,
+    const report = await runtime.sweep({
+      leaseMs,
       ...(options.deadlines?.onDeadline ? { onDeadline: options.deadlines.onDeadline } : {}),
       ...(options.deadlines?.reason ? { reason: options.deadlines.reason } : {}),
-      ...(options.onSuspend ? { onSuspend: options.onSuspend } : {}),
-      ...(options.links ? { links: options.links } : {}),
-      resume: { owner: id, leaseMs, ...(log ? { log } : {}) },
     });
     for (const { error } of report.failed) options.onError?.(error);
   };
 
   const runJob = async (job: RunJob) => {
-    const agent = agentNamed(job.agentName);
-    if (!log) return runWithoutLog(agent, job);
+    runtime.agent(job.agentName); // An unknown agent fails the job before anything runs.
+    if (!log) return runWithoutLog(job);
     const record = await log.status(job.runId);
     // A retried or duplicate job whose run already went on (suspended, finished or failed).
     if (record && record.status !== 'running') return;
     let result: RunResult<unknown>;
     try {
       result = record
-        ? await recoverRun(agent, log, job.runId, durable)
-        : await runDurably(agent, log, job.input, { ...durable, runId: job.runId, metadata: job.metadata });
+        ? (await runtime.recover({ ...durable, runId: job.runId }))[0]!.result!
+        : await runtime.start(job.agentName, job.input, {
+            ...durable,
+            runId: job.runId,
+            metadata: job.metadata,
+          });
     } catch (error) {
       // Running on a live worker (its lease holds), or just taken by another: nothing to do here;
       // if that worker dies, the recovery sweep picks the run up.
@@ -240,14 +221,17 @@ export function createWorker(options: WorkerOptions): Worker {
    * and a failure is not retried by pg-boss (tools may have run). A failure that carries the last
    * good state saves it, resumable with `submitDecisions(id, {})`.
    */
-  const runWithoutLog = async (agent: ContinuableAgent<unknown, unknown>, job: RunJob) => {
+  const runWithoutLog = async (job: RunJob) => {
     if ((await store.list({ runId: job.runId, limit: 1 })).items.length > 0) return;
     let result: RunResult<unknown>;
     try {
-      result = await agent.run(job.input, { runId: job.runId, metadata: job.metadata });
+      // The runtime saves a failure's last good state, resumable with `submitDecisions(id, {})`.
+      result = await runtime.start(job.agentName, job.input, {
+        ...stopping,
+        runId: job.runId,
+        metadata: job.metadata,
+      });
     } catch (error) {
-      const last = isContinuationError(error) ? error.continuation : undefined;
-      if (last) await store.save(last);
       options.onError?.(error);
       return;
     }
@@ -280,16 +264,11 @@ export function createWorker(options: WorkerOptions): Worker {
     // Resumed, failed, or claimed by a live worker (with a log: its run is under way, and the
     // recovery sweep finishes it if that worker dies).
     if (found.status !== 'suspended') return;
-    const agent = agentNamed(found.agentName);
     let result: RunResult<unknown>;
     try {
       // One stored resume: the claim held and renewed, the steps recorded in the log (when there is
       // one), a continuation the log moved past refused and its record settled.
-      result = await resumeStored(store, agent, job.continuationId, job.decisions, {
-        owner: id,
-        leaseMs,
-        ...(log ? { log } : {}),
-      });
+      result = await runtime.resume(job.continuationId, job.decisions, durable);
     } catch (error) {
       if (duplicate(error)) {
         // With a log, the run may have moved on in an earlier attempt whose suspension resumeStored
@@ -306,7 +285,7 @@ export function createWorker(options: WorkerOptions): Worker {
       options.onError?.(error);
       return;
     }
-    await settle(result, true);
+    await settle(result);
   };
 
   /** The run's last suspension, saved from the log by resumeStored: enqueue it when a predicate made it. */
@@ -328,9 +307,8 @@ export function createWorker(options: WorkerOptions): Worker {
     if (!log || shutdown.signal.aborted) return;
     // recover() saves what the log suspended and completes the stored continuation each recovered
     // run resumed (through the claim its dead worker held), so nothing shows as waiting again.
-    const recovered = await recover(log, agents, {
+    const recovered = await runtime.recover({
       ...durable,
-      store,
       maxAttempts: options.maxAttempts ?? DEFAULT_RECOVERY_ATTEMPTS,
     });
     for (const run of recovered) {
@@ -338,7 +316,7 @@ export function createWorker(options: WorkerOptions): Worker {
         options.onError?.(run.error);
         continue;
       }
-      await settle(run.result, true);
+      await settle(run.result);
     }
   };
 
@@ -403,4 +381,37 @@ export function createWorker(options: WorkerOptions): Worker {
       return client!.submitDecisions(continuationId, decisions);
     },
   };
+}
+
+/**
+ * The runtime a worker builds from its own options: agents built with its shutdown signal, and
+ * notices whose failure goes to `onError` (the run is saved; a retried job would not notify).
+ */
+function ownRuntime(options: WorkerOptions, id: string, shutdown: AbortSignal): Runtime {
+  if (!options.store || !options.agents) {
+    throw new ContinuationError('INVALID_OPERATION', 'createWorker needs a runtime, or a store and agents.');
+  }
+  const agents: Record<string, ContinuableAgent<any, unknown>> = {};
+  for (const [name, definition] of Object.entries(options.agents)) {
+    agents[name] = typeof definition === 'function' ? definition({ shutdown }) : definition;
+  }
+  const { onSuspend } = options;
+  return createRuntime({
+    agents,
+    store: options.store,
+    owner: id,
+    ...(options.checkpoints ? { log: options.checkpoints } : {}),
+    ...(options.links ? { links: options.links } : {}),
+    ...(onSuspend
+      ? {
+          notify: async (notice) => {
+            try {
+              await onSuspend(notice);
+            } catch (error) {
+              options.onError?.(error);
+            }
+          },
+        }
+      : {}),
+  });
 }

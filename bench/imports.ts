@@ -1,0 +1,83 @@
+/**
+ * Imports: what a cold start pays to load the core and each adapter, measured on the BUILT
+ * packages (`dist`, as users install them; run `pnpm build` first). Each figure is the median of
+ * {@link RUNS} fresh `node` processes, each timing its own `import()` calls with
+ * `performance.now()`, so Node's own start-up is left out. For each framework: the framework
+ * alone, then the framework and its adapter in one process, and what the adapter adds after the
+ * framework is loaded (the shared dependencies it finds already loaded cost nothing).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { table } from './report';
+
+/** Fresh processes per figure. */
+const RUNS = 15;
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/** Framework and adapter pairs, by the names a user imports. */
+const PAIRS = [
+  { framework: 'openai', adapter: '@agent-continuations/openai', dist: '../packages/adapter-openai/dist' },
+  { framework: 'ai', adapter: '@agent-continuations/vercel-ai', dist: '../packages/adapter-vercel-ai/dist' },
+  {
+    framework: '@langchain/langgraph',
+    adapter: '@agent-continuations/langgraph',
+    dist: '../packages/adapter-langgraph/dist',
+  },
+];
+
+/**
+ * Milliseconds each of `specifiers` takes to import, in order, in one fresh process. The child
+ * gets no `execArgv`, so the source export condition the runner adds is not passed on: packages
+ * resolve to their `dist`.
+ */
+function timeImports(specifiers: string[]): number[] {
+  const script = `const out = [];
+for (const s of ${JSON.stringify(specifiers)}) { const t = performance.now(); await import(s); out.push(performance.now() - t); }
+process.stdout.write(JSON.stringify(out));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: here,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  if (child.status !== 0) throw new Error(`importing ${specifiers.join(', ')} failed:\n${child.stderr}`);
+  return JSON.parse(child.stdout) as number[];
+}
+
+/** Median over {@link RUNS} processes of each position's import time. */
+function medians(specifiers: string[]): number[] {
+  const samples = Array.from({ length: RUNS }, () => timeImports(specifiers));
+  return specifiers.map((_, i) => {
+    const sorted = samples.map((s) => s[i] as number).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] as number;
+  });
+}
+
+const ms = (value: number) => Number(value.toFixed(1));
+
+export async function run(): Promise<void> {
+  const missing = ['../packages/core/dist', ...PAIRS.map((p) => p.dist)].filter(
+    (dist) => !existsSync(new URL(dist, import.meta.url)),
+  );
+  if (missing.length > 0) {
+    console.log(`Not built: ${missing.join(', ')}. Run \`pnpm build\` first; imports are measured on dist.`);
+    return;
+  }
+  const [core] = medians(['@agent-continuations/core']);
+  table('Imports: the core alone (ms, median of fresh processes)', [
+    { module: '@agent-continuations/core', 'import (ms)': ms(core as number), runs: RUNS },
+  ]);
+  const rows = PAIRS.map(({ framework, adapter }) => {
+    const [alone] = medians([framework]);
+    const [first, then] = medians([framework, adapter]);
+    return {
+      framework,
+      'framework alone (ms)': ms(alone as number),
+      adapter,
+      'framework + adapter (ms)': ms((first as number) + (then as number)),
+      'adapter adds (ms)': ms(then as number),
+    };
+  });
+  table('Imports: each adapter after its framework (ms, median of fresh processes)', rows);
+}

@@ -1,0 +1,207 @@
+/**
+ * The console's public options and shapes: who acts, what a request wants, and what
+ * `createConsole` returns.
+ */
+import type {
+  Action,
+  ContinuableAgent,
+  Continuation,
+  ContinuationStore,
+  createApprovalLinks,
+  Decisions,
+} from '@agent-continuations/core';
+import type { Hono } from 'hono';
+
+/** Who acts: recorded as `by` in every decision they make. */
+export interface Identity {
+  id: string;
+  name?: string;
+}
+
+/** The kinds of decision a form can make on an action. */
+export type DecisionChoice = 'approve' | 'edit' | 'reject' | 'input';
+
+/**
+ * What a request wants to do, as {@link ConsoleOptions.authorize} sees it. `via: 'link'` marks a
+ * request that carries a verified approval link.
+ */
+export type Access =
+  | { kind: 'read'; continuationId?: string; via?: 'link' }
+  | {
+      kind: 'decide';
+      continuationId: string;
+      action: Action;
+      decision: DecisionChoice;
+      via?: 'link';
+    };
+
+/** What a graph or agent policy says about an action (e.g. LangGraph's `actionPolicies`). */
+export interface ActionPolicy {
+  description?: string;
+  allowedDecisions?: DecisionChoice[];
+}
+
+/** Options of {@link createConsole}. */
+export interface ConsoleOptions {
+  /**
+   * The store the inbox reads and the decisions resume through.
+   *
+   * @example
+   * ```ts
+   * createConsole({ store: new SqliteStore({ path: 'agents.db' }), agents: { hr }, authorize, secret });
+   * ```
+   */
+  store: ContinuationStore;
+  /**
+   * The agents, by name, that resume decided runs in this process (through `resumeStored`, under a
+   * claim). Also used to find each tool's JSON Schema for the edit form; with `submitDecisions`
+   * they are used for that only.
+   *
+   * @example
+   * ```ts
+   * createConsole({ store, agents: { hr: hrAgent, payroll: payrollAgent }, authorize, secret });
+   * ```
+   */
+  agents?: Record<string, ContinuableAgent<any, unknown>>;
+  /**
+   * Hand decisions to a worker instead of resuming here, e.g. the pg-boss worker's
+   * `createWorker(...).submitDecisions`.
+   *
+   * @example
+   * ```ts
+   * const worker = await createWorker({ boss, store, agents: [hr] });
+   * createConsole({ store, submitDecisions: worker.submitDecisions, authorize, secret });
+   * ```
+   */
+  submitDecisions?: (continuationId: string, decisions: Decisions) => Promise<void>;
+  /**
+   * Every request goes through it. Return the identity to allow; `undefined` (or `false`) to
+   * refuse with a 403 page. For a request carrying a verified approval link (`access.via ===
+   * 'link'`), `undefined` allows it anonymously (decisions are recorded as made by `link`) unless
+   * `linksNeedIdentity` is set; `false` always refuses.
+   *
+   * @example
+   * ```ts
+   * authorize: async (request, access) => {
+   *   const user = await sessionUser(request);
+   *   if (!user) return undefined;
+   *   if (access.kind === 'decide' && !user.roles.includes('approver')) return undefined;
+   *   return { id: user.email, name: user.name };
+   * },
+   * ```
+   */
+  authorize: (
+    request: Request,
+    access: Access,
+  ) => Identity | undefined | false | Promise<Identity | undefined | false>;
+  /**
+   * The secret (at least 16 bytes) that signs CSRF tokens and verifies approval links; the same one
+   * the app gives `createApprovalLinks`.
+   *
+   * @example
+   * ```ts
+   * createConsole({ store, agents, authorize, secret: process.env.CONSOLE_SECRET! });
+   * ```
+   */
+  secret: string | Uint8Array;
+  /**
+   * Where the console is mounted, e.g. `/inbox`: every route and link is under it.
+   *
+   * @example
+   * ```ts
+   * app.all('/inbox/*', (c) => inbox.fetch(c.req.raw)); // createConsole({ basePath: '/inbox', ... })
+   * ```
+   */
+  basePath?: string;
+  /**
+   * The public URL of the console (with its `basePath`), for the approval links `links.url` makes;
+   * `http://localhost` with the `basePath` by default.
+   *
+   * @example
+   * ```ts
+   * createConsole({ baseUrl: 'https://ops.example.com/inbox', basePath: '/inbox', ... });
+   * ```
+   */
+  baseUrl?: string;
+  /**
+   * Origins allowed to post forms besides the request's own (when a proxy changes the host).
+   *
+   * @example
+   * ```ts
+   * createConsole({ origins: ['https://ops.example.com'], ... });
+   * ```
+   */
+  origins?: string[];
+  /**
+   * Per-action policies the framework keeps in the continuation (description, allowed decisions),
+   * honoured by the forms and checked again on submit; `action.allowedDecisions` is honoured too.
+   *
+   * @example
+   * ```ts
+   * import { actionPolicies } from '@agent-continuations/langgraph';
+   * createConsole({ policies: actionPolicies, ... });
+   * ```
+   */
+  policies?: (continuation: Continuation) => Record<string, ActionPolicy>;
+  /**
+   * Refuse approval links from requests `authorize` does not identify.
+   *
+   * @example
+   * ```ts
+   * createConsole({ linksNeedIdentity: true, ... });
+   * ```
+   */
+  linksNeedIdentity?: boolean;
+  /**
+   * Claim owner recorded by the store for resumes made here that no identified person decided (an
+   * approval link opened by someone `authorize` does not name); `console` by default. A decision by
+   * an identified person claims with that person's id, which the store keeps as `resumedBy`, so
+   * that any console process can later say who decided a run that completed.
+   *
+   * @example
+   * ```ts
+   * createConsole({ owner: `console-${hostname()}`, ... });
+   * ```
+   */
+  owner?: string;
+  /**
+   * Continuations listed per inbox page; 20 by default.
+   *
+   * @example
+   * ```ts
+   * createConsole({ pageSize: 50, ... });
+   * ```
+   */
+  pageSize?: number;
+}
+
+/** A console: a `fetch` handler, the Hono app behind it, and approval links that point at it. */
+export interface Console {
+  /**
+   * Answer one request.
+   *
+   * @example
+   * ```ts
+   * export const GET = (request: Request) => inbox.fetch(request); // a Next.js route handler
+   * ```
+   */
+  fetch(request: Request): Promise<Response>;
+  /**
+   * The Hono app, to mount with `app.route(...)` or to add middleware to.
+   *
+   * @example
+   * ```ts
+   * inbox.app.use('*', logger());
+   * ```
+   */
+  app: Hono;
+  /**
+   * Approval links for this console (`${baseUrl}/links/<token>`), signed with its secret.
+   *
+   * @example
+   * ```ts
+   * await chat.post(await inbox.links.url(continuation.id, action.id, 'approve'));
+   * ```
+   */
+  links: ReturnType<typeof createApprovalLinks>;
+}

@@ -1,0 +1,107 @@
+/**
+ * The run view (`GET /runs/:id`): a stored continuation with its pending actions, their chain of
+ * agents, and a form to decide each; also how a later continuation of the run is found.
+ */
+import { type Continuation, listActions, type StoredContinuation } from '@agent-continuations/core';
+import { type Context, Hono } from 'hono';
+import type { ConsoleContext } from '../context';
+import type { DecisionChoice } from '../options';
+import { formFields } from '../schema-form';
+import { type AgentsByName, actionChain, actionResponseSchema, actionSchema, subAgentRuns } from '../tools';
+import { type ActionView, messagePage, page, runBody } from '../views';
+
+const outcomes: Record<string, string> = {
+  completed: 'The run completed.',
+  rejected: 'The run ended: rejected.',
+  submitted: 'The decisions were handed to the worker; the run goes on there.',
+  suspended: 'The run went on and waits again.',
+};
+
+/** The run view as a Hono sub-app. */
+export function runPage(ctx: ConsoleContext): Hono {
+  return new Hono().get('/runs/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!(await ctx.allow(c, { kind: 'read', continuationId: id }))) return ctx.refuse(c);
+    const stored = await ctx.store.load(id);
+    if (!stored)
+      return c.html(messagePage(ctx.base, 'Not found', [`No continuation "${id}" in the store.`]), 404);
+    const outcome = c.req.query('outcome');
+    const notice = outcome && Object.hasOwn(outcomes, outcome) ? outcomes[outcome] : undefined;
+    return renderRun(ctx, c, stored, notice ? { notice } : {});
+  });
+}
+
+/** Each pending action with what its form may offer: the allowed decisions, the inputs. */
+export function actionViews(ctx: ConsoleContext, continuation: Continuation): ActionView[] {
+  const agents = ctx.agents as AgentsByName | undefined;
+  const policies = ctx.options.policies?.(continuation) ?? {};
+  return listActions(continuation).map((action) => {
+    const policy = Object.hasOwn(policies, action.id) ? policies[action.id] : undefined;
+    const allowedByPolicy = action.allowedDecisions ?? policy?.allowedDecisions;
+    const fitting: DecisionChoice[] =
+      action.kind === 'approval' ? ['approve', 'edit', 'reject'] : ['input', 'reject'];
+    const view: ActionView = {
+      action,
+      chain: actionChain(continuation, action),
+      allowed: allowedByPolicy ? fitting.filter((choice) => allowedByPolicy.includes(choice)) : fitting,
+      fields: formFields(actionSchema(agents, continuation, action)),
+    };
+    const response = actionResponseSchema(agents, continuation, action);
+    if (response) {
+      view.responseSchema = response;
+      const answerFields = formFields(response);
+      if (answerFields) view.answerFields = answerFields;
+    }
+    const description = action.description ?? policy?.description;
+    if (description) view.description = description;
+    return view;
+  });
+}
+
+/** The page of a stored continuation, with the errors and values of a refused form when given. */
+export async function renderRun(
+  ctx: ConsoleContext,
+  c: Context,
+  stored: StoredContinuation,
+  extra: { errors?: string[]; submitted?: Record<string, unknown>; notice?: string } = {},
+  status: 200 | 422 = 200,
+) {
+  const later = stored.status === 'suspended' ? undefined : await laterContinuation(ctx, stored);
+  const submitted = extra.submitted;
+  const body = runBody({
+    base: ctx.base,
+    stored,
+    continuation: stored.continuation,
+    actions: actionViews(ctx, stored.continuation),
+    csrf: await ctx.formToken(c),
+    ...(submitted
+      ? {
+          submitted: (name: string) => {
+            const value = Object.hasOwn(submitted, name) ? submitted[name] : undefined;
+            return typeof value === 'string' ? value : undefined;
+          },
+        }
+      : {}),
+    ...(extra.errors ? { errors: extra.errors } : {}),
+    ...(extra.notice ? { notice: extra.notice } : {}),
+    later: later ? { id: later.id, status: later.status } : undefined,
+    now: Date.now(),
+    subRuns: subAgentRuns(stored.continuation),
+  });
+  return c.html(page(`Run of ${stored.continuation.agent.name}`, ctx.base, body), status);
+}
+
+/** The newest continuation of the same run saved after `stored`, if any. */
+async function laterContinuation(ctx: ConsoleContext, stored: StoredContinuation) {
+  let latest: { id: string; status: string; createdAt: string } | undefined;
+  let cursor: string | undefined;
+  do {
+    const listed = await ctx.store.list({ runId: stored.runId, limit: 100, ...(cursor ? { cursor } : {}) });
+    for (const item of listed.items) {
+      if (item.id === stored.id || Date.parse(item.createdAt) < Date.parse(stored.createdAt)) continue;
+      if (!latest || Date.parse(item.createdAt) >= Date.parse(latest.createdAt)) latest = item;
+    }
+    cursor = listed.cursor;
+  } while (cursor);
+  return latest;
+}
