@@ -12,7 +12,12 @@ import {
   type RunOptions,
   toolCallsOf,
 } from '@agent-continuations/core';
-import { newContinuation, type QueuedRun, type RunState } from '@agent-continuations/core/adapter-kit';
+import {
+  newContinuation,
+  type QueuedRun,
+  type RunState,
+  streamEventOf,
+} from '@agent-continuations/core/adapter-kit';
 import { neutralMessages, toolResultPart } from './messages';
 import type { ModelCallCounter } from './step-control';
 import type { Capture } from './tool-guard';
@@ -87,21 +92,8 @@ export function childForwarder(
   ): Promise<void> => {
     if (event.type !== 'model-call' && event.type !== 'tool-result') return;
     const path = [call.toolCallId, ...(event.path ?? [])];
-    if (sink) {
-      const chunk =
-        event.type === 'model-call'
-          ? { type: 'step', step: event.step, path }
-          : {
-              type: 'tool-result',
-              toolCallId: event.toolCallId,
-              toolName: event.toolName,
-              output: event.output,
-              isError: event.isError,
-              ...(event.rejected ? { rejected: true } : {}),
-              path,
-            };
-      sink.push(shaped(sink, [], 'custom', chunk));
-    }
+    const chunk = streamEventOf(event, path);
+    if (sink && chunk) sink.push(shaped(sink, [], 'custom', chunk));
     if (!options.onEvent) return;
     // The whole tree at this point: this run's turn, its call holding the sub-agent's checkpoint.
     const checkpoint = (): Continuation => {

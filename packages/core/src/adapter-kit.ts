@@ -27,4 +27,5 @@ export { toPredicates } from './predicates';
 export { type QueuedRun, queuedRun } from './push-queue';
 export { checkResumable, type ResumingAgent } from './resumable';
 export type { RunState } from './run-state';
+export { streamEventOf } from './stream';
 export { rejectionMessage, STREAMS_RUNS } from './turn';

@@ -40,26 +40,33 @@ interface Sink {
   forward(event: AgentStreamEvent<unknown>): void;
 }
 
+/**
+ * The stream event a run event shows as (a model call as a `step`, a tool result as itself), tagged
+ * with `path` when given; other run events are not streamed.
+ */
+export function streamEventOf(event: RunEvent, path?: string[]): AgentStreamEvent<never> | undefined {
+  const at = path ? { path } : {};
+  if (event.type === 'model-call') return { type: 'step', step: event.step, ...at };
+  if (event.type !== 'tool-result') return undefined;
+  return {
+    type: 'tool-result',
+    toolCallId: event.toolCallId,
+    toolName: event.toolName,
+    output: event.output,
+    isError: event.isError,
+    ...(event.rejected ? { rejected: true } : {}),
+    ...at,
+  };
+}
+
 /** Run `work` with a sink that turns engine events into stream events, through the one push queue. */
 export function createStream<Output>(work: (sink: Sink) => Promise<RunResult<Output>>): AgentStream<Output> {
   return queuedRun<AgentStreamEvent<Output>, RunResult<Output>>(
     (push) =>
       work({
         event(event) {
-          const path = event.path ? { path: event.path } : {};
-          if (event.type === 'tool-result') {
-            push({
-              type: 'tool-result',
-              toolCallId: event.toolCallId,
-              toolName: event.toolName,
-              output: event.output,
-              isError: event.isError,
-              ...(event.rejected ? { rejected: true } : {}),
-              ...path,
-            });
-          } else if (event.type === 'model-call') {
-            push({ type: 'step', step: event.step, ...path });
-          }
+          const shown = streamEventOf(event, event.path);
+          if (shown) push(shown);
         },
         forward(event) {
           if (event.type !== 'result') push(event as AgentStreamEvent<Output>);
