@@ -201,12 +201,12 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   const shell = createAgentShell({
     name: options.name,
     framework: 'langgraph',
-    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    instructions: options.instructions,
     tools,
-    ...(options.suspendWhen === undefined ? {} : { suspendWhen: options.suspendWhen }),
-    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
-    ...(options.onReject === undefined ? {} : { onReject: options.onReject }),
-    ...(options.seal === undefined ? {} : { seal: options.seal }),
+    suspendWhen: options.suspendWhen,
+    maxSteps: options.maxSteps,
+    onReject: options.onReject,
+    seal: options.seal,
     // A call the model made needs a tool of that name here (other entries wait on nodes or subgraphs).
     canSettle: (entry, continuation) =>
       !toolCallsOf(continuation.messages.at(-1)).some((call) => call.toolCallId === entry.toolCallId) ||

@@ -126,12 +126,12 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
   const shell = createAgentShell({
     name: config.name,
     framework,
-    ...(config.instructions === undefined ? {} : { instructions: config.instructions }),
+    instructions: config.instructions,
     tools,
-    ...(config.suspendWhen === undefined ? {} : { suspendWhen: config.suspendWhen }),
-    ...(config.maxSteps === undefined ? {} : { maxSteps: config.maxSteps }),
-    ...(config.onReject === undefined ? {} : { onReject: config.onReject }),
-    ...(config.seal === undefined ? {} : { seal: config.seal }),
+    suspendWhen: config.suspendWhen,
+    maxSteps: config.maxSteps,
+    onReject: config.onReject,
+    seal: config.seal,
   });
   const { predicates } = shell;
 
