@@ -4,7 +4,7 @@
  * regenerates it in memory and fails when the committed file is stale.
  */
 import { z } from 'zod';
-import { CURRENT_VERSION } from '../src/format';
+import { CURRENT_VERSION } from '../src/format/format';
 import { auditEntrySchema, continuationSchema, pendingEntrySchema, usageSchema } from '../src/zod/format';
 import { jsonValueSchema } from '../src/zod/json';
 import { messageSchema } from '../src/zod/messages';

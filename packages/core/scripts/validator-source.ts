@@ -1,7 +1,7 @@
 /**
  * The reader's validator, generated from the zod schemas of `src/zod` (the format's one source)
  * through their JSON Schema: ajv compiles it to standalone code that needs neither zod nor ajv
- * at run time. `generate.ts` writes it to `src/validate.generated.ts`; a test regenerates it in
+ * at run time. `generate.ts` writes it to `src/format/validate.generated.ts`; a test regenerates it in
  * memory and fails when the committed file is stale.
  */
 import Ajv2020 from 'ajv/dist/2020';
@@ -11,7 +11,7 @@ import { decisionSchema } from '../src/zod/decision';
 import { continuationJsonSchema } from './continuation-json-schema';
 
 /** Where the generated validator lives, relative to the core package's root. */
-export const VALIDATOR_FILE = 'src/validate.generated.ts';
+export const VALIDATOR_FILE = 'src/format/validate.generated.ts';
 
 type Schema = Record<string, any>;
 

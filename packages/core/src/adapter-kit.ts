@@ -15,17 +15,17 @@ export {
   type AgentShellConfig,
   createAgentShell,
   type OpenedResume,
-} from './agent-shell';
-export { type DecisionsByCall, decisionsByCall } from './children';
-export { applyDeadlines } from './deadlines';
-export { auditEntries } from './decisions';
+} from './engine/agent-shell';
+export { type DecisionsByCall, decisionsByCall } from './engine/children';
+export { auditEntries } from './engine/decisions';
+export { diffFingerprints, fingerprintAgent } from './engine/fingerprint';
+export { type ContinuationParts, newContinuation, type RunFacts } from './engine/new-continuation';
+export { toPredicates } from './engine/predicates';
+export { type QueuedRun, queuedRun } from './engine/push-queue';
+export { checkResumable, type ResumingAgent } from './engine/resumable';
+export type { RunState } from './engine/run-state';
+export { streamEventOf } from './engine/stream';
+export { rejectionMessage, STREAMS_RUNS } from './engine/turn';
 export { raiseFrom } from './errors';
-export { diffFingerprints, fingerprintAgent } from './fingerprint';
-export { inputMessages, toolCallIdsIn, uniqueToolCallIds } from './messages';
-export { type ContinuationParts, newContinuation, type RunFacts } from './new-continuation';
-export { toPredicates } from './predicates';
-export { type QueuedRun, queuedRun } from './push-queue';
-export { checkResumable, type ResumingAgent } from './resumable';
-export type { RunState } from './run-state';
-export { streamEventOf } from './stream';
-export { rejectionMessage, STREAMS_RUNS } from './turn';
+export { inputMessages, toolCallIdsIn, uniqueToolCallIds } from './format/messages';
+export { applyDeadlines } from './people/deadlines';

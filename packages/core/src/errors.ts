@@ -1,7 +1,7 @@
 /**
  * One error class for everything the library refuses, with a machine-readable `code`.
  */
-import type { Continuation } from './format';
+import type { Continuation } from './format/format';
 
 /** Every code a {@link ContinuationError} can carry. */
 export type ErrorCode =

@@ -3,16 +3,7 @@
  * protocol and the stores API, for agent authors. No framework, no `node:` import. Adapter
  * authors also use `/adapter-kit`; store authors `/store-kit`.
  */
-export { actionId, listActions, splitActionId } from './actions';
-export {
-  type ApprovalLink,
-  type ApprovalLinks,
-  type ApprovalLinksOptions,
-  createApprovalLinks,
-  DEFAULT_LINK_TTL_MS,
-  type LinkKind,
-} from './approval-links';
-export { canonicalJson } from './canonical';
+
 export {
   type CheckpointEnd,
   type CheckpointEntry,
@@ -26,29 +17,79 @@ export {
   // Also in /store-kit; kept here while the simulation tests import it from the root.
   replayCheckpoints,
   type StoreWrite,
-} from './checkpoint';
-export { openContinuation, type ParseOptions, parseContinuation, serializeContinuation } from './codec';
-export type {
-  Deadline,
-  DeadlineContext,
-  DeadlinePolicy,
-  ToolDeadline,
-} from './deadlines';
-export { checkDecisions } from './decisions';
-export { type DurableOptions, resumeDurably, runDurably } from './durable';
+} from './durable/checkpoint';
+export { type DurableOptions, resumeDurably, runDurably } from './durable/durable';
 export {
-  createEncryption,
-  type Encryption,
-  type EncryptionKey,
-  type EncryptionOptions,
-} from './encryption';
+  DEFAULT_RECOVERY_ATTEMPTS,
+  type RecoveredRun,
+  type RecoverOptions,
+  recover,
+  recoverRun,
+} from './durable/recover';
+export {
+  type ResumeStoredOptions,
+  resumeStored,
+  type StoredDecisions,
+  type StreamingAgent,
+  streamStored,
+} from './durable/resume-stored';
+export { actionId, listActions, splitActionId } from './engine/actions';
+export { checkDecisions } from './engine/decisions';
 export {
   type ContinuableAgentConfig,
   createContinuableAgent,
   DEFAULT_MAX_STEPS,
   type EngineAgent,
   type StreamInput,
-} from './engine';
+} from './engine/engine';
+export type {
+  ModelPort,
+  ModelRequest,
+  ModelResponse,
+  ModelSegment,
+  ModelStreamEvent,
+  ToolSpec,
+} from './engine/model';
+export {
+  everyTurns,
+  maxDuration,
+  maxTokens,
+  onAbort,
+  type PredicateContext,
+  type SuspendPredicate,
+  type SuspendWhen,
+} from './engine/predicates';
+export type {
+  Action,
+  ActionPathSegment,
+  ApproveDecision,
+  CompletedResult,
+  ContinuableAgent,
+  Decision,
+  Decisions,
+  InputDecision,
+  RejectDecision,
+  RejectedResult,
+  RunEvent,
+  RunOptions,
+  RunResult,
+  SuspendedResult,
+} from './engine/protocol';
+export type { AgentStream, AgentStreamEvent } from './engine/stream';
+export {
+  type AgentToolOptions,
+  type ApprovalContext,
+  agentTool,
+  defineTool,
+  humanTool,
+  type JsonSchema,
+  type ToolContext,
+  type ToolDefinition,
+  type Validation,
+  zodJsonSchema,
+  zodValidator,
+} from './engine/tools';
+export { resumesWithoutDecisions } from './engine/turn';
 export {
   ContinuationError,
   type ContinuationErrorOptions,
@@ -57,6 +98,13 @@ export {
   ModelCallError,
   ToolCallError,
 } from './errors';
+export { canonicalJson } from './format/canonical';
+export {
+  openContinuation,
+  type ParseOptions,
+  parseContinuation,
+  serializeContinuation,
+} from './format/codec';
 export {
   type AgentRef,
   type AuditEntry,
@@ -74,9 +122,8 @@ export {
   SUPPORTED_VERSIONS,
   type SuspendReason,
   type Usage,
-} from './format';
-export type { JsonObject, JsonValue } from './json';
-export { createMemoryStore } from './memory-store';
+} from './format/format';
+export type { JsonObject, JsonValue } from './format/json';
 export {
   type AssistantMessage,
   type FilePart,
@@ -91,15 +138,21 @@ export {
   textOf,
   toolCallsOf,
   type UserMessage,
-} from './messages';
+} from './format/messages';
+export {
+  type ApprovalLink,
+  type ApprovalLinks,
+  type ApprovalLinksOptions,
+  createApprovalLinks,
+  DEFAULT_LINK_TTL_MS,
+  type LinkKind,
+} from './people/approval-links';
 export type {
-  ModelPort,
-  ModelRequest,
-  ModelResponse,
-  ModelSegment,
-  ModelStreamEvent,
-  ToolSpec,
-} from './model';
+  Deadline,
+  DeadlineContext,
+  DeadlinePolicy,
+  ToolDeadline,
+} from './people/deadlines';
 export {
   createWebhookNotifier,
   type NoticeAction,
@@ -109,46 +162,13 @@ export {
   suspendNotice,
   verifyWebhookSignature,
   type WebhookNotifierOptions,
-} from './notify';
+} from './people/notify';
 export {
-  everyTurns,
-  maxDuration,
-  maxTokens,
-  onAbort,
-  type PredicateContext,
-  type SuspendPredicate,
-  type SuspendWhen,
-} from './predicates';
-export type {
-  Action,
-  ActionPathSegment,
-  ApproveDecision,
-  CompletedResult,
-  ContinuableAgent,
-  Decision,
-  Decisions,
-  InputDecision,
-  RejectDecision,
-  RejectedResult,
-  RunEvent,
-  RunOptions,
-  RunResult,
-  SuspendedResult,
-} from './protocol';
-export {
-  DEFAULT_RECOVERY_ATTEMPTS,
-  type RecoveredRun,
-  type RecoverOptions,
-  recover,
-  recoverRun,
-} from './recover';
-export {
-  type ResumeStoredOptions,
-  resumeStored,
-  type StoredDecisions,
-  type StreamingAgent,
-  streamStored,
-} from './resume-stored';
+  type DeadlineAction,
+  type SweepOptions,
+  type SweepReport,
+  sweepDeadlines,
+} from './people/sweep-deadlines';
 export {
   createRuntime,
   type InboxItem,
@@ -159,9 +179,9 @@ export {
   type RuntimeRecoverOptions,
   type RunView,
   type StartOptions,
-} from './runtime';
-export type { RuntimeAgent } from './runtime-seal';
-export { type SealConfig, type SealOptions, type SealSecret, sealContinuation, verifySeal } from './seal';
+} from './runtime/runtime';
+export type { RuntimeAgent } from './runtime/seal';
+export { createMemoryStore } from './stores/memory-store';
 export {
   type Claim,
   type ClaimOptions,
@@ -176,25 +196,17 @@ export {
   type StoredContinuation,
   type StoredStatus,
   type StoredSummary,
-} from './store';
-export type { AgentStream, AgentStreamEvent } from './stream';
+} from './stores/store';
 export {
-  type DeadlineAction,
-  type SweepOptions,
-  type SweepReport,
-  sweepDeadlines,
-} from './sweep-deadlines';
+  createEncryption,
+  type Encryption,
+  type EncryptionKey,
+  type EncryptionOptions,
+} from './trust/encryption';
 export {
-  type AgentToolOptions,
-  type ApprovalContext,
-  agentTool,
-  defineTool,
-  humanTool,
-  type JsonSchema,
-  type ToolContext,
-  type ToolDefinition,
-  type Validation,
-  zodJsonSchema,
-  zodValidator,
-} from './tools';
-export { resumesWithoutDecisions } from './turn';
+  type SealConfig,
+  type SealOptions,
+  type SealSecret,
+  sealContinuation,
+  verifySeal,
+} from './trust/seal';

@@ -8,17 +8,9 @@
  * import { claimRefused, encodeStoredBody, listLimit, summarize } from '@agent-continuations/core/store-kit';
  * ```
  */
-export { checkpointer, replayCheckpoints } from './checkpoint';
-export {
-  decodeLogEntry,
-  decodeStoredBody,
-  encodeLogEntry,
-  encodeStoredBody,
-  encryptionKeyIdOf,
-  isEncrypted,
-} from './encryption';
-export { type HeldClaim, holdClaim } from './lease';
-export { metadataMatches, summarize } from './store';
+export { checkpointer, replayCheckpoints } from './durable/checkpoint';
+export { type HeldClaim, holdClaim } from './durable/lease';
+export { metadataMatches, summarize } from './stores/store';
 export {
   claimLost,
   claimRefused,
@@ -29,5 +21,13 @@ export {
   listOrder,
   retryRefused,
   runRefused,
-} from './store-errors';
-export { trustContinuation } from './trust';
+} from './stores/store-errors';
+export {
+  decodeLogEntry,
+  decodeStoredBody,
+  encodeLogEntry,
+  encodeStoredBody,
+  encryptionKeyIdOf,
+  isEncrypted,
+} from './trust/encryption';
+export { trustContinuation } from './trust/trust';

@@ -11,7 +11,7 @@ import {
 } from '@agent-continuations/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { continuationText, PAYLOAD_KEYS } from '../src/canonical';
+import { continuationText, PAYLOAD_KEYS } from '../src/format/canonical';
 
 const SEED = 20_261_201;
 

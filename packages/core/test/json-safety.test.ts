@@ -16,7 +16,7 @@ import {
 import { lastToolResults, scriptedModel } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { cloneJson } from '../src/canonical';
+import { cloneJson } from '../src/format/canonical';
 import { validFixture } from './fixtures/corpus';
 
 /** As a provider's JSON text reaches us: `JSON.parse` makes `__proto__` an own property. */

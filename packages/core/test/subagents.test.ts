@@ -20,7 +20,7 @@ import {
 import { reportResults, type Script, scriptedModel } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { validationVisits } from '../src/validate';
+import { validationVisits } from '../src/format/validate';
 
 function suspended<O>(result: RunResult<O>) {
   if (result.status !== 'suspended') throw new Error(`expected suspended, got ${result.status}`);

@@ -13,8 +13,8 @@ import {
 import { continuationSchema } from '@agent-continuations/core/zod';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkJson } from '../src/json';
-import { continuationIssue, isValidContinuation, validationVisits } from '../src/validate';
+import { checkJson } from '../src/format/json';
+import { continuationIssue, isValidContinuation, validationVisits } from '../src/format/validate';
 import { validFixture, validFixtureNames } from './fixtures/corpus';
 import { type Key, nest, parentAt, pathsOf, retype } from './fixtures/mutations';
 

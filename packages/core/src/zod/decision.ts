@@ -3,7 +3,7 @@
  * (`../validate.generated.ts`) is built from it, as the continuation's is.
  */
 import { z } from 'zod';
-import type { Decision } from '../protocol';
+import type { Decision } from '../engine/protocol';
 import { jsonValueSchema } from './json';
 
 /** One decision: approve (optionally with edited arguments), reject, or an answer to an input request. */

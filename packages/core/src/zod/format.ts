@@ -11,7 +11,7 @@ import {
   FORMAT,
   type PendingEntry,
   type Usage,
-} from '../format';
+} from '../format/format';
 import { jsonObjectSchema, jsonValueSchema } from './json';
 import { messageSchema } from './messages';
 

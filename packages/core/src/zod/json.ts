@@ -1,6 +1,6 @@
 /** The zod schemas of JSON values, as the continuation format and the decisions use them. */
 import { z } from 'zod';
-import type { JsonObject, JsonValue } from '../json';
+import type { JsonObject, JsonValue } from '../format/json';
 
 /** Zod schema for {@link JsonValue}: finite numbers, plain arrays and objects only. */
 export const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
