@@ -7,12 +7,14 @@ import {
   agentTool,
   type CheckpointLog,
   type Continuation,
+  type ContinuationStore,
   createContinuableAgent,
   createMemoryStore,
   type Decisions,
   defineTool,
   listActions,
   recover,
+  recoverRun,
   replayCheckpoints,
   resumeDurably,
   resumeStored,
@@ -116,6 +118,35 @@ describe('bugs found by the fault simulation (reproductions and regressions)', (
     };
   };
   const lapse = (ms: number) => new Promise((done) => setTimeout(done, ms));
+  /**
+   * A worker that dies when `gate.dead` is called (inside a tool): its views of the log and the
+   * store never settle from then on. Arms the gate.
+   */
+  const dying = (
+    log: CheckpointLog,
+    store: ContinuationStore,
+    gate: { hang: boolean; dead?: () => void },
+  ) => {
+    const worker = killable(log);
+    let dead = false;
+    const hang = <T>() => new Promise<T>(() => {});
+    const deadStore: ContinuationStore = {
+      ...store,
+      renew: (claim, options) => (dead ? hang() : store.renew(claim, options)),
+      complete: (claim, options) => (dead ? hang() : store.complete(claim, options)),
+      release: (claim) => (dead ? hang() : store.release(claim)),
+      fail: (claim, error) => (dead ? hang() : store.fail(claim, error)),
+    };
+    gate.hang = true;
+    const died = new Promise<void>((done) => {
+      gate.dead = () => {
+        dead = true;
+        worker.kill();
+        done();
+      };
+    });
+    return { worker, deadStore, died };
+  };
 
   // Durable sequences whose worker died after a turn of parallel calls (`pnpm simulate --modes durable`).
   it('checkpointer: parallel tool calls of one turn are each recorded once, so the log can be replayed', async () => {
@@ -382,24 +413,7 @@ describe('bugs found by the fault simulation (reproductions and regressions)', (
     await store.save(first.continuation);
     await log.markSaved(first.continuation.runId, first.continuation.id);
     // Worker 1 approves a and dies inside it, holding the claim and the log's lease.
-    const worker = killable(log);
-    let dead = false;
-    const hang = <T>() => new Promise<T>(() => {});
-    const deadStore = {
-      ...store,
-      renew: (claim, options) => (dead ? hang() : store.renew(claim, options)),
-      complete: (claim, options) => (dead ? hang() : store.complete(claim, options)),
-      release: (claim) => (dead ? hang() : store.release(claim)),
-      fail: (claim, error) => (dead ? hang() : store.fail(claim, error)),
-    } as typeof store;
-    gate.hang = true;
-    const died = new Promise<void>((done) => {
-      gate.dead = () => {
-        dead = true;
-        worker.kill();
-        done();
-      };
-    });
+    const { worker, deadStore, died } = dying(log, store, gate);
     void resumeStored(
       deadStore,
       agent,
@@ -456,6 +470,71 @@ describe('bugs found by the fault simulation (reproductions and regressions)', (
     await recover(log, { [agent.name]: agent }, { store, maxAttempts: 1 });
     const { items } = await store.list({ status: 'failed' });
     expect(items.map((item) => item.runId)).toEqual(['down-1']);
+  });
+
+  // Issue 21 item 11: a person resumed a stored approval with the log and was killed; another
+  // process finished the run with `recoverRun`, and the store listed the approval as waiting forever.
+  const phantom = async () => {
+    const gate: { hang: boolean; dead?: () => void } = { hang: false };
+    const { tool: payTool, calls } = pay(gate);
+    const child = createContinuableAgent({
+      name: 'phantom-child',
+      model: scriptedModel([
+        { toolCalls: [{ name: 'pay', args: { n: 'a' } }] },
+        { toolCalls: [{ name: 'pay', args: { n: 'b' } }] },
+        'child done',
+      ]),
+      tools: [payTool],
+    });
+    const root = createContinuableAgent({
+      name: 'phantom-root',
+      model: scriptedModel([{ toolCalls: [{ name: 'child', args: { input: 'go' } }] }, 'done']),
+      tools: [agentTool(child, { name: 'child' })],
+    });
+    const log = createMemoryCheckpointLog();
+    const store = createMemoryStore();
+    const first = await runDurably(root, log, 'go', { runId: 'phantom-1', store });
+    if (first.status !== 'suspended') throw new Error('expected the child to wait');
+    const { worker, deadStore, died } = dying(log, store, gate);
+    const approve = (continuation: Continuation): Decisions =>
+      Object.fromEntries(listActions(continuation).map((action) => [action.id, { type: 'approve' }]));
+    void resumeStored(deadStore, root, first.continuation.id, approve, {
+      log: worker.view,
+      leaseMs: 20,
+    }).catch(() => {});
+    await died;
+    await lapse(80);
+    gate.hang = false;
+    const waiting = async () =>
+      (await store.list({ status: ['suspended', 'failed'] })).items.map((item) => item.id);
+    return { root, log, store, first, calls, waiting, approve };
+  };
+
+  it('recoverRun with the store settles the approval a killed resumeStored held (no phantom approval)', async () => {
+    const { root, log, store, first, waiting, approve } = await phantom();
+    expect(await waiting()).toEqual([first.continuation.id]); // the dead resume's claim lapsed
+    const second = await recoverRun(root, log, 'phantom-1', { store, leaseMs: 5_000 });
+    if (second.status !== 'suspended') throw new Error('expected the child to wait for b');
+    // Was: the first approval listed beside the new one, forever.
+    expect(await waiting()).toEqual([second.continuation.id]);
+    const third = await resumeStored(store, root, second.continuation.id, approve, { log, leaseMs: 5_000 });
+    expect(third.status).toBe('completed');
+    expect(await waiting()).toEqual([]);
+  });
+
+  it('recover settles the approval a killed resumeStored held once recoverRun without a store finished the run', async () => {
+    const { root, log, store, first, waiting, approve } = await phantom();
+    const second = await recoverRun(root, log, 'phantom-1', { leaseMs: 5_000 });
+    if (second.status !== 'suspended') throw new Error('expected the child to wait for b');
+    const resumed = await resumeDurably(root, log, second.continuation, approve(second.continuation));
+    expect(resumed.status).toBe('completed');
+    expect((await log.status('phantom-1'))?.status).toBe('completed');
+    expect(await waiting()).toEqual([first.continuation.id]);
+    // The run is complete in the log; the sweep settles what its earlier resume held.
+    expect(await log.unsaved()).toEqual(['phantom-1']);
+    await recover(log, { [root.name]: root }, { store });
+    expect(await waiting()).toEqual([]);
+    expect(await log.unsaved()).toEqual([]);
   });
 
   // The durable mode of the simulation, which found all of the above at random.

@@ -176,12 +176,22 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
           row.next_seq,
           body,
         ]);
+        // A segment under a store claim owes the store that record's settlement (see `unsaved`);
+        // a new run without one owes nothing.
         const updated = await client.query<{ lease_until: Date }>(
           `UPDATE ${runs} SET status = 'running', owner = $2, token = $3, lease_ms = $4::integer,
              lease_until = now() + $4::integer * interval '1 millisecond', next_seq = next_seq + 1,
-             attempts = 0, error = NULL
+             attempts = 0, error = NULL,
+             saved_id = CASE WHEN $5::boolean THEN NULL WHEN $6::boolean THEN '' ELSE saved_id END
            WHERE run_id = $1 RETURNING lease_until`,
-          [start.runId, lease.owner, token, lease.leaseMs],
+          [
+            start.runId,
+            lease.owner,
+            token,
+            lease.leaseMs,
+            start.claim !== undefined,
+            inserted.rowCount === 1,
+          ],
         );
         await client.query('COMMIT');
         return {
@@ -214,9 +224,9 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
         const result = await client.query(APPEND, values);
         if (result.rowCount === 0) throw leaseLost(lease);
         await store.writeIn(client, write);
-        const id = entry.type === 'suspend' ? entry.suspension?.id : undefined;
-        if (entry.type === 'suspend' && id)
-          await client.query(`UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1`, [lease.runId, id]);
+        // The suspension is saved with it, or the run's end settled in the store.
+        const id = entry.type === 'suspend' ? entry.suspension?.id : lease.runId;
+        if (id) await client.query(`UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1`, [lease.runId, id]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -287,15 +297,16 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
       const result = await query<{ run_id: string }>(
         `SELECT run_id FROM ${runs}
          WHERE (status = 'suspended' AND suspension_id IS NOT NULL AND saved_id IS DISTINCT FROM suspension_id)
-           OR (status = 'failed' AND saved_id IS NULL) LIMIT $1`,
+           OR (status IN ('failed', 'completed', 'rejected') AND saved_id IS NULL) LIMIT $1`,
         [filter.limit ?? 100],
       );
       return result.rows.map((row) => row.run_id);
     },
     async markSaved(runId, suspensionId) {
-      // A failed run's state is saved whatever the suspension id given.
+      // A failed or ended run's store part is done whatever the suspension id given.
       await query(
-        `UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1 AND (suspension_id = $2 OR status = 'failed')`,
+        `UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1
+           AND (suspension_id = $2 OR status IN ('failed', 'completed', 'rejected'))`,
         [runId, suspensionId],
       );
     },

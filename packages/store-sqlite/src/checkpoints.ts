@@ -117,12 +117,12 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
 
   const selectRun = db.prepare<[string], RunRow>(`SELECT * FROM ${runs} WHERE run_id = ?`);
   const insertRun = db.prepare(
-    `INSERT INTO ${runs} (run_id, agent_name, status, owner, token, lease_until, lease_ms, next_seq)
-     VALUES (@runId, @agentName, 'running', @owner, @token, @leaseUntil, @leaseMs, 1)`,
+    `INSERT INTO ${runs} (run_id, agent_name, status, owner, token, lease_until, lease_ms, next_seq, saved_id)
+     VALUES (@runId, @agentName, 'running', @owner, @token, @leaseUntil, @leaseMs, 1, CASE WHEN @owed THEN NULL ELSE '' END)`,
   );
   const restartRun = db.prepare(
     `UPDATE ${runs} SET status = 'running', owner = @owner, token = @token, lease_until = @leaseUntil, lease_ms = @leaseMs,
-       attempts = 0, error = NULL
+       attempts = 0, error = NULL, saved_id = CASE WHEN @owed THEN NULL ELSE saved_id END
      WHERE run_id = @runId`,
   );
   const insertEntry = db.prepare(`INSERT INTO ${entries} (run_id, seq, type, body) VALUES (?, ?, ?, ?)`);
@@ -150,14 +150,16 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
   const expired = db.prepare<[number, number], { run_id: string }>(
     `SELECT run_id FROM ${runs} WHERE status = 'running' AND lease_until < ? ORDER BY lease_until LIMIT ?`,
   );
+  // `saved_id` NULL on an ended run: its last segment began under a store claim not yet settled.
   const unsaved = db.prepare<[number], { run_id: string }>(
     `SELECT run_id FROM ${runs}
      WHERE (status = 'suspended' AND suspension_id IS NOT NULL AND saved_id IS NOT suspension_id)
-       OR (status = 'failed' AND saved_id IS NULL) LIMIT ?`,
+       OR (status IN ('failed', 'completed', 'rejected') AND saved_id IS NULL) LIMIT ?`,
   );
-  // A failed run's state is saved whatever the suspension id given.
+  // A failed or ended run's store part is done whatever the suspension id given.
   const markSaved = db.prepare(
-    `UPDATE ${runs} SET saved_id = ? WHERE run_id = ? AND (suspension_id = ? OR status = 'failed')`,
+    `UPDATE ${runs} SET saved_id = ? WHERE run_id = ?
+       AND (suspension_id = ? OR status IN ('failed', 'completed', 'rejected'))`,
   );
   const size = db.prepare<[string], { entries: number; bytes: number | null }>(
     `SELECT COUNT(*) AS entries, SUM(LENGTH(CAST(body AS BLOB))) AS bytes FROM ${entries} WHERE run_id = ?`,
@@ -175,6 +177,8 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
         token,
         leaseUntil: now + lease.leaseMs,
         leaseMs: lease.leaseMs,
+        // A segment under a store claim owes the store that record's settlement (see `unsaved`).
+        owed: start.claim === undefined ? 0 : 1,
       };
       if (row) restartRun.run(params);
       else insertRun.run(params);
@@ -211,9 +215,9 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
         token: ends ? null : lease.token,
       });
       if (also) {
-        // The store's write, in this transaction: the suspension is saved with it.
+        // The store's write, in this transaction: the suspension is saved with it, or the run's end settled.
         also();
-        const id = entry.type === 'suspend' ? entry.suspension?.id : undefined;
+        const id = entry.type === 'suspend' ? entry.suspension?.id : lease.runId;
         if (id) markSaved.run(id, lease.runId, id);
       }
     },

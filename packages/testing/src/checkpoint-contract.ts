@@ -410,6 +410,40 @@ export function runCheckpointLogContract(name: string, factory: CheckpointLogFac
       expect(await log.unsaved?.()).toEqual([]);
     });
 
+    it('a run that ended after its stored resume died is listed unsaved until recover settles the record', async () => {
+      const { agent } = countingAgent();
+      const store = createMemoryStore();
+      const first = await runDurably(agent, log, durablePlanInput({ steps: 3, approvals: [1] }), {
+        runId: 'p1',
+        owner: 'w1',
+        store,
+      });
+      if (first.status !== 'suspended') throw new Error('expected a suspension');
+      const approve = { [first.actions[0]!.id]: { type: 'approve' as const } };
+      // A person's resume dies after the approved call ran, holding the record's claim.
+      await expect(
+        resumeStored(store, agent, first.continuation.id, approve, {
+          log,
+          owner: 'person',
+          leaseMs: 1,
+          onEvent: (event) => {
+            if (event.type === 'tool-result') throw new Error('killed');
+          },
+        }),
+      ).rejects.toThrow('killed');
+      while ((await log.expired()).length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      // Another process finishes the run without the store: the record still looks waiting.
+      expect((await recoverRun(agent, log, 'p1', { owner: 'w2' })).status).toBe('completed');
+      expect((await store.list({ status: 'suspended' })).items.map((item) => item.id)).toEqual([
+        first.continuation.id,
+      ]);
+      expect(await log.unsaved?.()).toEqual(['p1']);
+      await recover(log, { durable: agent }, { store, owner: 'w3' });
+      expect((await store.list({ status: 'suspended' })).items).toEqual([]);
+      expect((await store.load(first.continuation.id))?.status).toBe('completed');
+      expect(await log.unsaved?.()).toEqual([]);
+    });
+
     it('a run given up in the log whose store record was never written is listed unsaved, and recover saves it as failed once', async () => {
       const first = countingAgent();
       await expect(

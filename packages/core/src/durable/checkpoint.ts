@@ -148,19 +148,22 @@ export interface CheckpointLog {
    * Suspended runs whose last suspension was not marked saved in a store (see
    * {@link CheckpointLog.markSaved}): a worker died between the log's `suspend` and the store's
    * write. Also `failed` runs not marked saved since their `fail`: a worker died between the log's
-   * `fail` and the store's `failed` record. {@link recover} saves them from the log. Optional:
-   * without it, recovery cannot reconcile such runs.
+   * `fail` and the store's `failed` record. Also completed or rejected runs whose last segment
+   * began under a store claim (`start.claim`) and were not marked saved since: the stored record
+   * that segment resumed may still be listed as waiting. {@link recover} settles them from the log.
+   * Optional: without it, recovery cannot reconcile such runs.
    */
   unsaved?(options?: { limit?: number }): Promise<string[]>;
   /**
    * Note that suspension `suspensionId` of the run is saved in a store; a no-op once the run moved
-   * on. For a `failed` run: its failed state is saved in a store (whatever `suspensionId`).
+   * on. For a `failed` run: its failed state is saved in a store (whatever `suspensionId`); for a
+   * completed or rejected one: the stored record its last segment resumed is settled.
    */
   markSaved?(runId: string, suspensionId: string): Promise<void>;
   /**
    * Append a `suspend` (or `end`) entry and make `write` in the store in one transaction, when the store
    * shares the log's database (e.g. a SQLite store on the same file): then true, and the
-   * suspension is marked saved. False (nothing written) when it cannot: the caller appends and
+   * suspension (or the end) is marked saved. False (nothing written) when it cannot: the caller appends and
    * writes the store itself. `LEASE_LOST` as for `append`; a store claim no longer held fails it
    * too, and nothing is written.
    */

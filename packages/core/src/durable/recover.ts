@@ -7,7 +7,7 @@ import type { ContinuableAgent, RunResult } from '../engine/protocol';
 import { ContinuationError, isContinuationError } from '../errors';
 import { parseContinuation } from '../format/codec';
 import { type Continuation, CURRENT_VERSION, emptyUsage, FORMAT } from '../format/format';
-import type { ContinuationStore, SaveOptions } from '../stores/store';
+import { type Claim, type ContinuationStore, DEFAULT_LEASE_MS, type SaveOptions } from '../stores/store';
 import { errorText } from '../stores/store-errors';
 import { trustContinuation } from '../trust/trust';
 import {
@@ -17,7 +17,8 @@ import {
   type RunLease,
   replayCheckpoints,
 } from './checkpoint';
-import { type DurableOptions, driveDurably, leaseOptions } from './durable';
+import { type ClaimedResume, type DurableOptions, driveDurably, leaseOptions } from './durable';
+import { holdClaim } from './lease';
 
 /** Recovery attempts of a run before {@link recover} marks it `failed`: 3. */
 export const DEFAULT_RECOVERY_ATTEMPTS = 3;
@@ -30,9 +31,14 @@ type AnyAgent = ContinuableAgent<any, unknown>;
  * result was recorded never runs again; one that started without a recorded result runs again,
  * with the same `ctx.idempotencyKey`. Throws `CLAIM_CONFLICT` when another worker took it first.
  *
+ * With `store`, the stored record the run's last segment was resumed from (`resumeStored` with a
+ * log, whose worker died) is settled when the run completes or suspends again: claimed anew and
+ * completed with the run's end or next suspension, in the log's transaction where the log and
+ * the store share a database. Without it, a later `recover(log, agents, { store })` settles it.
+ *
  * @example
  * ```ts
- * const result = await recoverRun(agent, log, 'run-42', { owner: 'worker-2' });
+ * const result = await recoverRun(agent, log, 'run-42', { owner: 'worker-2', store });
  * ```
  */
 export async function recoverRun(
@@ -45,7 +51,10 @@ export async function recoverRun(
   return goOn(agent, log, lease, options);
 }
 
-/** Go on with a run whose lease was just taken over, from its last recorded step. */
+/**
+ * Go on with a run whose lease was just taken over, from its last recorded step; with
+ * `options.store`, settle the stored record its last segment resumed (see {@link recoverRun}).
+ */
 async function goOn(
   agent: AnyAgent,
   log: CheckpointLog,
@@ -53,11 +62,54 @@ async function goOn(
   options: DurableOptions,
 ): Promise<RunResult<unknown>> {
   const { runId } = lease;
-  const replay = replayCheckpoints(await log.read(runId));
+  const { store, save, ...durable } = options;
+  const entries = await log.read(runId);
+  const start = lastStart(entries);
+  const claimed = store ? await reclaim(store, start, options) : undefined;
+  let result: RunResult<unknown>;
+  try {
+    result = await goOnFrom(agent, log, lease, replayCheckpoints(entries), durable, claimed);
+  } catch (error) {
+    // The log still holds the run: the next recovery claims the record again.
+    if (claimed)
+      await claimed.stop().then(
+        () => claimed.store.release(claimed.claim()),
+        () => {},
+      );
+    throw error;
+  }
+  if (!store) return result;
+  const next = result.status === 'suspended' ? result.continuation : undefined;
+  if (!claimed) {
+    await settleStore(store, log, start, next, lease.owner, save);
+    return result;
+  }
+  if (claimed.written) return result; // Completed with the end or the suspension, in the log's transaction.
+  await claimed.stop();
+  await store.complete(claimed.claim(), next ? { ...save, next } : {});
+  await log.markSaved?.(runId, next?.id ?? runId);
+  return result;
+}
+
+/** Go on from the log's replay: end a run whose final answer is recorded, or drive it on. */
+async function goOnFrom(
+  agent: AnyAgent,
+  log: CheckpointLog,
+  lease: RunLease,
+  replay: ReturnType<typeof replayCheckpoints>,
+  options: DurableOptions,
+  claimed: ClaimedResume | undefined,
+): Promise<RunResult<unknown>> {
+  const { runId } = lease;
   const next = replay.next;
   if (!next) {
     const state = replay.continuation!;
-    await log.append(lease, { type: 'end', status: 'completed', output: replay.output ?? null });
+    const end = { type: 'end' as const, status: 'completed' as const, output: replay.output ?? null };
+    if (claimed && log.appendWith) {
+      await claimed.stop();
+      claimed.written = await log.appendWith(lease, end, { store: claimed.store, claim: claimed.claim() });
+    }
+    if (!claimed?.written) await log.append(lease, end);
     return {
       status: 'completed',
       output: replay.output,
@@ -71,15 +123,60 @@ async function goOn(
   if (next.kind === 'run') {
     const base = { messages: next.input, done: [], pending: [], decisions: [] };
     const metadata = next.metadata;
-    return driveDurably(log, lease, base, options, (run) =>
-      agent.run(next.input, { ...run, runId, metadata }),
+    return driveDurably(
+      log,
+      lease,
+      base,
+      options,
+      (run) => agent.run(next.input, { ...run, runId, metadata }),
+      claimed,
     );
   }
   // The log's own record: a sealed agent goes on from it without a seal.
   const continuation = trustContinuation(next.continuation);
-  return driveDurably(log, lease, continuation, options, (run) =>
-    agent.resume(continuation, next.decisions, run),
+  return driveDurably(
+    log,
+    lease,
+    continuation,
+    options,
+    (run) => agent.resume(continuation, next.decisions, run),
+    claimed,
   );
+}
+
+/**
+ * Claim again the stored record the segment was resumed from under a claim (its worker died), to
+ * settle it with the run's end or next suspension. Claimed anew once the dead claim lapsed, or
+ * kept under the dead claim while it still holds; undefined when neither (missing, settled
+ * already, or held by a live worker, which finds the log moved past it and settles it).
+ */
+async function reclaim(
+  store: ContinuationStore,
+  start: CheckpointStart | undefined,
+  options: DurableOptions,
+): Promise<ClaimedResume | undefined> {
+  const dead = start?.claim;
+  if (!dead) return undefined;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  let claim: Claim;
+  try {
+    claim = await store.claim(dead.id, { owner: options.owner ?? crypto.randomUUID(), leaseMs });
+  } catch (error) {
+    if (!isContinuationError(error)) throw error;
+    try {
+      claim = await store.renew(dead, { leaseMs });
+    } catch (renewal) {
+      if (!isContinuationError(renewal)) throw renewal;
+      return undefined;
+    }
+  }
+  const held = holdClaim(store, claim, { leaseMs, ...(options.signal ? { signal: options.signal } : {}) });
+  return {
+    store,
+    claim: () => held.claim,
+    stop: () => held.stop(),
+    ...(options.save ? { save: options.save } : {}),
+  };
 }
 
 /** The start entry of the run's last segment. */
@@ -132,7 +229,35 @@ export async function settleStore(
     }
   }
   if (!saved && next && !(await store.load(next.id))) await store.save(next, save);
-  if (next) await log.markSaved?.(next.runId, next.id);
+  const runId = next?.runId ?? start?.runId;
+  if (runId) await log.markSaved?.(runId, next?.id ?? runId);
+}
+
+/**
+ * Settle the stored records that the run's earlier segments were resumed from under a claim: the
+ * log moved past each of them. One already settled (the usual case) is left as it is.
+ */
+async function settleClaimed(
+  store: ContinuationStore,
+  entries: readonly CheckpointEntry[],
+  owner: string,
+): Promise<void> {
+  const last = lastStart(entries);
+  for (const entry of entries) {
+    if (entry.type !== 'start' || !entry.claim || entry === last) continue;
+    try {
+      await store.complete(entry.claim);
+      continue;
+    } catch (error) {
+      if (!isContinuationError(error)) throw error;
+    }
+    try {
+      await store.complete(await store.claim(entry.claim.id, { owner }));
+    } catch (error) {
+      // Missing, resumed already, or held by a live worker (which finds the log moved past it).
+      if (!isContinuationError(error)) throw error;
+    }
+  }
 }
 
 /** One run handled by {@link recover}. */
@@ -199,6 +324,13 @@ export async function recover(
         }
         continue;
       }
+      if (replay.status === 'completed' || replay.status === 'rejected') {
+        // Ended by a worker that had no store (or died before settling it): settle the records its
+        // segments were resumed from, so no inbox offers a suspension the log moved past.
+        await settleClaimed(store, entries, owner);
+        await settleStore(store, log, lastStart(entries), undefined, owner);
+        continue;
+      }
       if (replay.status !== 'suspended' || !replay.continuation) continue;
       await settleStore(store, log, lastStart(entries), replay.continuation, owner, options.save);
     }
@@ -224,12 +356,8 @@ export async function recover(
       }
       const attempts = (await log.status(runId))?.attempts ?? 1;
       try {
-        const start = lastStart(await log.read(runId));
-        const result = await goOn(agent, log, lease, { ...durable, owner });
-        if (store) {
-          const next = result.status === 'suspended' ? result.continuation : undefined;
-          await settleStore(store, log, start, next, owner, options.save);
-        }
+        const settle = store ? { store, ...(options.save ? { save: options.save } : {}) } : {};
+        const result = await goOn(agent, log, lease, { ...durable, owner, ...settle });
         return { runId, result };
       } catch (error) {
         // Lost to another worker, or not the last attempt: the lease lapses, and a later call tries again.

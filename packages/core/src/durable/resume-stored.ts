@@ -210,7 +210,8 @@ async function settleLogged<Output>(
   if (claimed?.written) return result as RunResult<Output>;
   const next = result.status === 'suspended' ? result.continuation : undefined;
   await store.complete(held.claim, next ? { ...options.save, next } : {});
-  if (next) await log.markSaved?.(next.runId, next.id);
+  const runId = result.status === 'suspended' ? result.continuation.runId : result.runId;
+  await log.markSaved?.(runId, next?.id ?? runId);
   return result as RunResult<Output>;
 }
 

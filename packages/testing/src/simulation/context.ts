@@ -84,6 +84,8 @@ export interface Mode {
   start(): Promise<void>;
   step(): Promise<void>;
   drainRound(): Promise<void>;
+  /** After the drain, before the invariants: a last move of the mode's own, with its checks. */
+  afterDrain?(): Promise<void>;
 }
 
 /** A process with the agent tree it built and its views of the store and the log. */

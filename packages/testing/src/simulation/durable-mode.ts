@@ -9,6 +9,7 @@ import {
   type RunRecord,
   type RunResult,
   recover,
+  recoverRun,
   resumeDurably,
   resumeStored,
   runDurably,
@@ -103,12 +104,60 @@ export class DurableMode implements Mode {
     await this.resumeOnce(record.id, 'all');
   }
 
-  /** A run the log holds as running lost its worker: its lease lapses and `recover` takes it over. */
+  /**
+   * A run the log holds as running lost its worker: its lease lapses and another process takes it
+   * over, by the `recover` sweep or by `recoverRun` (with the store, or without it: a later sweep
+   * settles the store then).
+   */
   private async recoverRunning(status: RunRecord | undefined): Promise<boolean> {
     if (status?.status !== 'running') return false;
     this.sequence.clockLapse();
-    await this.recoverOnce();
+    const how = this.sequence.random.pick(['recover', 'recover', 'recoverRun', 'recoverRun'] as const);
+    if (how === 'recover') await this.recoverOnce();
+    else await this.recoverRunOnce(this.sequence.random.chance(0.5));
     return true;
+  }
+
+  /** `recoverRun` of the run, with the store or without it. */
+  private async recoverRunOnce(withStore: boolean): Promise<void> {
+    const sequence = this.sequence;
+    const outcome = await sequence.op(
+      `recoverRun(${withStore ? 'with the store' : 'without a store'})`,
+      (proc) =>
+        recoverRun(proc.agent, proc.log, sequence.runId, {
+          owner: `p${proc.process.id}`,
+          ...(withStore ? { store: proc.store } : {}),
+        }),
+    );
+    if ('error' in outcome && isContinuationError(outcome.error, 'CLAIM_CONFLICT')) return;
+    this.absorb(outcome);
+    if (withStore && 'value' in outcome) await this.checkAgreement('recoverRun with the store');
+  }
+
+  /**
+   * After recovery, the store's waiting records are exactly the suspensions the log holds: its
+   * last one while it waits, none once it ended. A record of a suspension the log moved past is an
+   * approval no one can act on, offered forever.
+   */
+  private async checkAgreement(after: string): Promise<void> {
+    const sequence = this.sequence;
+    const status = await sequence.checkpoints.status(sequence.runId);
+    const ended = status?.status === 'completed' || status?.status === 'rejected';
+    if (!ended && status?.status !== 'suspended') return;
+    const expected = ended ? [] : [status.suspensionId];
+    const { items } = await sequence.store.list({ runId: sequence.runId, status: 'suspended' });
+    const waiting = items.map((item) => item.id);
+    if (waiting.length !== expected.length || waiting.some((id) => !expected.includes(id))) {
+      sequence.violation(
+        `after ${after}, the store lists ${JSON.stringify(waiting)} as waiting while the log ${ended ? `says ${status.status}` : `waits at ${status.suspensionId}`}`,
+      );
+    }
+  }
+
+  /** Once the run completed: a last sweep, and the store agrees with the log. */
+  async afterDrain(): Promise<void> {
+    if (!this.sequence.completed) return;
+    if (await this.recoverOnce()) await this.checkAgreement('the last recover');
   }
 
   private absorb(outcome: Outcome<RunResult<unknown>>, decisions: Decisions = {}): void {
@@ -165,6 +214,7 @@ export class DurableMode implements Mode {
     );
     if ('crashed' in outcome) return false;
     if (!('value' in outcome)) return true;
+    await this.checkAgreement('recover');
     for (const recovered of outcome.value) {
       if (recovered.runId !== sequence.runId) continue;
       if (recovered.result) this.absorb({ value: recovered.result });

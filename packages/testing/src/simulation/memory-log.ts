@@ -1,7 +1,8 @@
 /**
  * An in-memory {@link CheckpointLog} for the simulation, with the SQLite log's semantics (leases
  * fenced by token, `begin` refused while running, take-over of expired runs counted in `attempts`,
- * suspensions and failed runs not yet marked saved in a store listed by `unsaved`).
+ * suspensions, failed runs and ended runs owing a store claim's settlement not yet marked saved in
+ * a store listed by `unsaved`).
  * Time is `Date.now()`, so the simulation's clock makes leases lapse.
  */
 import type { CheckpointEntry, CheckpointLog, RunLease, RunRecord } from '@agent-continuations/core';
@@ -9,7 +10,10 @@ import { leaseLost, runRefused } from '@agent-continuations/core/store-kit';
 
 interface Run {
   record: RunRecord;
-  /** The last suspension a store is known to hold (see `markSaved`). */
+  /**
+   * The last suspension a store is known to hold (see `markSaved`); for an ended run, absent while
+   * the stored record its last segment was claimed under is not known settled.
+   */
   savedId?: string;
   /** A failed run's state is known saved in a store as failed (see `markSaved`). */
   failSaved?: boolean;
@@ -69,6 +73,9 @@ export function createMemoryCheckpointLog(): MemoryCheckpointLog {
         status: 'running',
         ...(existing?.record.suspensionId ? { suspensionId: existing.record.suspensionId } : {}),
       };
+      // A segment under a store claim owes the store that record's settlement (see `unsaved`).
+      if (start.claim) delete run.savedId;
+      else if (!existing) run.savedId = '';
       runs.set(start.runId, run);
       run.entries.push(JSON.stringify(start));
       return leaseOf(run, start.runId, options.owner);
@@ -131,7 +138,9 @@ export function createMemoryCheckpointLog(): MemoryCheckpointLog {
             (run.record.status === 'suspended' &&
               run.record.suspensionId !== undefined &&
               run.savedId !== run.record.suspensionId) ||
-            (run.record.status === 'failed' && !run.failSaved),
+            (run.record.status === 'failed' && !run.failSaved) ||
+            ((run.record.status === 'completed' || run.record.status === 'rejected') &&
+              run.savedId === undefined),
         )
         .slice(0, options.limit ?? 100)
         .map((run) => run.record.runId);
@@ -139,6 +148,7 @@ export function createMemoryCheckpointLog(): MemoryCheckpointLog {
     async markSaved(runId, suspensionId) {
       const run = runs.get(runId);
       if (run?.record.status === 'failed') run.failSaved = true;
+      else if (run?.record.status === 'completed' || run?.record.status === 'rejected') run.savedId = runId;
       else if (run && run.record.suspensionId === suspensionId) run.savedId = suspensionId;
     },
     async size(runId) {

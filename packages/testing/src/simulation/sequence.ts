@@ -62,6 +62,7 @@ async function play(sequence: SequenceContext, mode: Mode): Promise<void> {
     await sequence.settleBackground();
   }
   await drain(sequence, mode);
+  await mode.afterDrain?.();
   await checkLeftovers(sequence);
   checkLedger(sequence);
 }
