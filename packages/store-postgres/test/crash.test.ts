@@ -4,9 +4,16 @@
  * 2-level agent (approvals in the child): it is recovered inside the same child run.
  */
 import { fileURLToPath } from 'node:url';
-import { checkCrashReport, runCrashScenario, spawnTypeScript } from '@agent-continuations/testing';
+import {
+  checkCrashReport,
+  checkStoreAfterCrashes,
+  runCrashScenario,
+  spawnTypeScript,
+} from '@agent-continuations/testing';
+import pg from 'pg';
 import { expect, it } from 'vitest';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
+import { createPostgresStore } from '../src/postgres-store';
 import { postgresCrashLedger } from './crash-ledger';
 import { PG_URL, scratchSchema } from './pg-fixtures';
 
@@ -17,6 +24,7 @@ async function crashScenario(
   seed: number,
   maxKillAt: number,
   extra: string[] = [],
+  after?: (schema: string) => Promise<void>,
 ) {
   const { schema, drop } = scratchSchema(`crash${name}`);
   const plan = { runs, steps: 6 };
@@ -49,6 +57,7 @@ async function crashScenario(
       'counts',
       counts,
     );
+    await after?.(schema);
     return { report, violations, counts };
   } finally {
     await ledger.close();
@@ -76,4 +85,34 @@ it('nested: SIGKILLed workers inside a sub-agent are recovered inside the same c
   const childRunIds = new Set(report.runs.flatMap((run) => run.childRunIds));
   expect(report.ledger.kills.some((kill) => childRunIds.has(kill.key.split(/[@:]/)[0]!))).toBe(true);
   expect(counts.charge.effects).toBe(counts.charge.calls);
+});
+
+// Issue 21 item 11: a person approves with `resumeStored(..., { log })` (store and log on one
+// pool), is killed, and another process finishes the run with `recoverRun`: the record the dead
+// resume held must not stay listed as waiting.
+it('stored, nested: SIGKILLed resumeStored finished by recoverRun and recover leaves no phantom approval', {
+  timeout: 120_000,
+}, async () => {
+  let after: Awaited<ReturnType<typeof checkStoreAfterCrashes>> | undefined;
+  const { report, violations, counts } = await crashScenario(
+    'stored',
+    12,
+    41,
+    30,
+    ['nested', '0,4', 'stored'],
+    async (schema) => {
+      const pool = new pg.Pool({ connectionString: PG_URL });
+      try {
+        const store = createPostgresStore({ pool, schema });
+        const log = createPostgresCheckpointLog({ pool, schema });
+        after = await checkStoreAfterCrashes(store, log, { runs: 12, nested: true });
+      } finally {
+        await pool.end();
+      }
+    },
+  );
+  expect(violations).toEqual([]);
+  expect(report.killed).toBe(6);
+  expect(counts.charge.effects).toBe(counts.charge.calls);
+  expect(after).toEqual({ disagreements: [], live: 0 });
 });

@@ -9,9 +9,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkCrashReport, runCrashScenario, spawnTypeScript } from '@agent-continuations/testing';
+import {
+  checkCrashReport,
+  checkStoreAfterCrashes,
+  runCrashScenario,
+  spawnTypeScript,
+} from '@agent-continuations/testing';
+import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { createSqliteCheckpointLog } from '../src/checkpoints';
+import { createSqliteStore } from '../src/sqlite-store';
 import { sqliteCrashLedger } from './crash-ledger';
 
 const dir = mkdtempSync(join(tmpdir(), 'ac-crash-'));
@@ -84,4 +91,30 @@ it('SIGKILLed workers inside a sub-agent: recovered inside the child, same run i
   const inChild = report.ledger.kills.filter((kill) => childRunIds.has(kill.key.split(/[@:]/)[0]!));
   expect(inChild.length).toBeGreaterThan(0);
   expect(counts.charge.effects).toBe(counts.charge.calls);
+});
+
+// Issue 21 item 11: a person approves with `resumeStored(..., { log })` (store and log on one
+// connection), is killed, and another process finishes the run with `recoverRun`: the record the
+// dead resume held must not stay listed as waiting.
+it('stored, nested: SIGKILLed resumeStored finished by recoverRun and recover leaves no phantom approval', {
+  timeout: 120_000,
+}, async () => {
+  const { report, violations, counts } = await crashScenario('stored', 12, 31, 30, [
+    'nested',
+    '0,4',
+    'stored',
+  ]);
+  expect(violations).toEqual([]);
+  expect(report.killed).toBe(6);
+  expect(counts.charge.effects).toBe(counts.charge.calls);
+  const database = new Database(join(dir, 'stored.db'));
+  const store = createSqliteStore({ database });
+  const log = createSqliteCheckpointLog({ database });
+  try {
+    const after = await checkStoreAfterCrashes(store, log, { runs: 12, nested: true });
+    expect(after).toEqual({ disagreements: [], live: 0 });
+  } finally {
+    await log.close();
+    database.close();
+  }
 });

@@ -9,15 +9,20 @@ import {
   type CheckpointEntry,
   type CheckpointLog,
   type Continuation,
+  type ContinuationStore,
   type Decisions,
   type DurableOptions,
   listActions,
+  type RunRecord,
+  recover,
   recoverRun,
   resumeDurably,
+  resumeStored,
   runDurably,
 } from '@agent-continuations/core';
 import { replayCheckpoints } from '@agent-continuations/core/store-kit';
 import { durableParentAgent, durablePlanInput, durableTestAgent } from './durable-agent';
+import { waitingDisagreements } from './store-log-agreement';
 
 /** Where a worker chose to die. */
 export type KillPoint = 'after-model-call' | 'before-effect' | 'after-effect';
@@ -67,6 +72,13 @@ export interface CrashWorkerOptions {
   nested?: boolean;
   /** Turns whose `charge` needs an approval; the worker approves them as a human would. */
   approvals?: number[];
+  /**
+   * Stored variant: suspensions are saved here (on the log's connection, in its transaction), a
+   * person approves with `resumeStored(..., { log })`, and a run whose worker died is finished by
+   * `recoverRun`, with this store for every other run and without it for the rest (a `recover`
+   * sweep then settles the store).
+   */
+  store?: ContinuationStore;
 }
 
 /** The run ids of a scenario. */
@@ -114,6 +126,19 @@ export async function crashWorkerMain(options: CrashWorkerOptions): Promise<void
       if (event.type === 'tool-result') await ledger.recorded(`${event.runId}:${event.toolCallId}`);
     },
   };
+  /** The stored variant's move on one run: start it, approve what waits, or finish it after a death. */
+  const goOnStored = async (store: ContinuationStore, runId: string, record: RunRecord | undefined) => {
+    if (!record) return void (await runDurably(agent, log, input, { ...durable, runId, store }));
+    if (record.status === 'running') {
+      const withStore = Number(runId.split('-').at(-1)) % 2 === 0;
+      return void (await recoverRun(agent, log, runId, { ...durable, ...(withStore ? { store } : {}) }));
+    }
+    const id = record.suspensionId!;
+    // Finished by `recoverRun` without the store: the sweep saves its suspension there.
+    if (!(await store.load(id)))
+      return void (await recover(log, { [agent.name]: agent }, { ...durable, store }));
+    await resumeStored(store, agent, id, approveAll, { ...durable, log });
+  };
   const input = durablePlanInput({
     steps: options.steps,
     ...(options.approvals ? { approvals: options.approvals } : {}),
@@ -138,7 +163,8 @@ export async function crashWorkerMain(options: CrashWorkerOptions): Promise<void
     await Promise.all(
       ready.map(async ({ runId, record }) => {
         try {
-          if (record?.status === 'suspended') {
+          if (options.store) await goOnStored(options.store, runId, record);
+          else if (record?.status === 'suspended') {
             // A human approves what waits (at any depth), and the run goes on durably.
             const waiting = replayCheckpoints(await log.read(runId)).continuation!;
             await resumeDurably(agent, log, waiting, approveAll(waiting), durable);
@@ -267,6 +293,26 @@ export function checkCrashReport(
     violations,
     counts: { charge: count('charge', payments.length), notify: count('notify', notifications.length) },
   };
+}
+
+/**
+ * After a stored scenario: a last `recover` sweep with the store (it settles runs that `recoverRun`
+ * finished without it), then the runs on which the store's waiting records are not the log's
+ * suspensions, and how many records are still waiting, claimed or failed (none once every run
+ * completed).
+ */
+export async function checkStoreAfterCrashes(
+  store: ContinuationStore,
+  log: CheckpointLog,
+  plan: { runs: number; nested?: boolean },
+): Promise<{ disagreements: string[]; live: number }> {
+  const effect = () => 'ok';
+  const child = durableTestAgent({ charge: effect, notify: effect });
+  const agent = plan.nested ? durableParentAgent(child) : child;
+  await recover(log, { [agent.name]: agent }, { store, owner: 'sweep' });
+  const disagreements = await waitingDisagreements(store, log, crashRunIds(plan.runs));
+  const { items } = await store.list({ status: ['suspended', 'claimed', 'failed'] });
+  return { disagreements, live: items.length };
 }
 
 /** Approve every action a continuation waits for, at any depth. */

@@ -10,6 +10,7 @@ import {
   createRuntime,
   type Runtime,
   type RuntimeConfig,
+  resumeDurably,
   type SuspendNotice,
 } from '@agent-continuations/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,7 +93,7 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
       ...extra,
     };
     const runtime = createRuntime(config);
-    return { runtime, store: opened.store, runs, notices, config };
+    return { runtime, store: opened.store, runs, notices, config, agent, log };
   };
 
   /** Start a run that charges on turn 0 once approved, then notifies, then answers. */
@@ -103,6 +104,18 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
     if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
     return result;
   };
+
+  if (logged) {
+    it('the inbox never offers an action of a suspension the log has moved past', async () => {
+      const { runtime, agent, log } = await setUp();
+      const result = await startApproval(runtime);
+      // The run goes on in the log without the store (as a worker that died before settling it).
+      const approve = { [result.actions[0]!.id]: { type: 'approve' as const } };
+      expect((await resumeDurably(agent, log!, result.continuation, approve)).status).toBe('completed');
+      expect((await runtime.inbox()).items).toEqual([]);
+      expect((await runtime.get(result.continuation.id))?.actions).toEqual([]);
+    });
+  }
 
   it('start saves the suspension with its metadata, notifies it with links, and lists it in the inbox', async () => {
     const { runtime, store, notices, runs } = await setUp();

@@ -25,6 +25,7 @@ export {
   type CrashScenarioReport,
   type CrashWorkerOptions,
   checkCrashReport,
+  checkStoreAfterCrashes,
   crashRunIds,
   crashWorkerMain,
   type KillPoint,
@@ -74,3 +75,4 @@ export {
   type SimulationOptions,
   type SimulationSummary,
 } from './simulation';
+export { waitingDisagreements } from './store-log-agreement';

@@ -150,6 +150,15 @@ export interface Runtime {
  */
 export function createRuntime(config: RuntimeConfig): Runtime {
   const { store, log } = config;
+  /**
+   * A stored suspension the log has moved past (the run ended, or waits at a later suspension):
+   * a dead worker's resume went on without the store, and recovery settles the record.
+   */
+  const movedPast = async (stored: StoredContinuation): Promise<boolean> => {
+    const record = await log?.status(stored.runId);
+    if (record?.status === 'completed' || record?.status === 'rejected') return true;
+    return record?.status === 'suspended' && record.suspensionId !== stored.id;
+  };
   const owner = config.owner ?? crypto.randomUUID();
   const agents: Record<string, RuntimeAgent> = {};
   const given = Array.isArray(config.agents)
@@ -251,6 +260,7 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       for (const summary of page.items) {
         const stored = await store.load(summary.id);
         if (stored?.status !== 'suspended') continue; // Claimed or settled since it was listed.
+        if (await movedPast(stored)) continue; // Settled by the next recovery.
         const { actions } = await suspendNotice(stored.continuation, notice);
         for (const action of actions) {
           const { id: continuationId, runId, agentName, metadata, createdAt } = stored;
@@ -263,7 +273,8 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       const stored = await store.load(id);
       if (!stored) return undefined;
       const { actions } = await suspendNotice(stored.continuation, notice);
-      return { ...stored, actions: stored.status === 'suspended' ? actions : [] };
+      const waiting = stored.status === 'suspended' && !(await movedPast(stored));
+      return { ...stored, actions: waiting ? actions : [] };
     },
     async recover(options = {}) {
       if (!log) {

@@ -14,6 +14,7 @@ import {
   resumeStored,
   runDurably,
 } from '@agent-continuations/core';
+import { waitingDisagreements } from '../store-log-agreement';
 import type { Mode, Outcome, Proc, SequenceContext } from './context';
 import { describe } from './run-helpers';
 
@@ -141,17 +142,8 @@ export class DurableMode implements Mode {
    */
   private async checkAgreement(after: string): Promise<void> {
     const sequence = this.sequence;
-    const status = await sequence.checkpoints.status(sequence.runId);
-    const ended = status?.status === 'completed' || status?.status === 'rejected';
-    if (!ended && status?.status !== 'suspended') return;
-    const expected = ended ? [] : [status.suspensionId];
-    const { items } = await sequence.store.list({ runId: sequence.runId, status: 'suspended' });
-    const waiting = items.map((item) => item.id);
-    if (waiting.length !== expected.length || waiting.some((id) => !expected.includes(id))) {
-      sequence.violation(
-        `after ${after}, the store lists ${JSON.stringify(waiting)} as waiting while the log ${ended ? `says ${status.status}` : `waits at ${status.suspensionId}`}`,
-      );
-    }
+    const lines = await waitingDisagreements(sequence.store, sequence.checkpoints, [sequence.runId]);
+    for (const line of lines) sequence.violation(`after ${after}, ${line}`);
   }
 
   /** Once the run completed: a last sweep, and the store agrees with the log. */
