@@ -280,13 +280,19 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
     async takeOver(runId, lease) {
       const token = crypto.randomUUID();
       const result = await query<{ lease_until: Date }>(
-        `UPDATE ${runs} SET owner = $2, token = $3, lease_ms = $4::integer,
+        // A run row another session holds (a worker frozen inside its transaction) is skipped,
+        // not waited for: the sweep takes it over on a later round, once that lock is gone.
+        `WITH free AS (
+           SELECT run_id FROM ${runs} WHERE run_id = $1 AND status = 'running' AND lease_until < now()
+           FOR UPDATE SKIP LOCKED)
+         UPDATE ${runs} AS r SET owner = $2, token = $3, lease_ms = $4::integer,
            lease_until = now() + $4::integer * interval '1 millisecond', attempts = attempts + 1
-         WHERE run_id = $1 AND status = 'running' AND lease_until < now() RETURNING lease_until`,
+         FROM free WHERE r.run_id = free.run_id RETURNING r.lease_until`,
         [runId, lease.owner, token, lease.leaseMs],
       );
       const row = result.rows[0];
-      if (!row) throw runRefused(runId, 'it is not a running run with an expired lease');
+      if (!row)
+        throw runRefused(runId, 'it is not a running run with an expired lease, or another session holds it');
       return {
         runId,
         owner: lease.owner,
