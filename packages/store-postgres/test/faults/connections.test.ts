@@ -176,3 +176,61 @@ it('24 concurrent durable runs on one pool of 10, store not yet migrated, all fi
     await pool.end();
   }
 }, 40_000);
+
+it('a process starting while a long read is open neither waits for it nor freezes the others; an outdated schema fails its lock in time', async () => {
+  const schema = schemaName('longread');
+  const running = createPostgresStore({ connectionString: db.url, schema });
+  const runningLog = createPostgresCheckpointLog({ connectionString: db.url, schema });
+  const agent = durableTestAgent({ charge: () => 'paid', notify: () => 'sent' });
+  const first = await runDurably(agent, runningLog, durablePlanInput({ steps: 1, approvals: [0] }), {
+    store: running,
+    owner: 'w0',
+  });
+  const reader = await admin.connect();
+  const starting = createPostgresStore({ connectionString: db.url, schema, migrationLockTimeoutMs: 500 });
+  const startingLog = createPostgresCheckpointLog({
+    connectionString: db.url,
+    schema,
+    migrationLockTimeoutMs: 500,
+  });
+  /** How the call ends within 5 s: its outcome, or `frozen`. */
+  const bounded = (call: Promise<unknown>) =>
+    Promise.race([outcome(call), sleep(5_000).then(() => 'frozen')]);
+  try {
+    // A report (or pg_dump) holds its tables for as long as it reads.
+    await reader.query('BEGIN');
+    await reader.query(`SELECT count(*) FROM "${schema}"."continuations"`);
+    await reader.query(`SELECT count(*) FROM ${schema}.checkpoint_runs`);
+    const start = Date.now();
+    const started = await Promise.all([
+      bounded(starting.list({ limit: 1 })),
+      bounded(startingLog.status(first.runId)),
+    ]);
+    const others = await Promise.all([
+      bounded(running.load(first.continuation!.id)),
+      bounded(runningLog.status(first.runId)),
+    ]);
+    console.log(
+      `faults/long-read-at-start: starting process ${started.join(', ')}, running workers ${others.join(', ')} (${Date.now() - start} ms)`,
+    );
+    expect(started).toEqual(['resolved', 'resolved']);
+    expect(others).toEqual(['resolved', 'resolved']);
+
+    // A schema from an older version must change: its lock waits at most the lock timeout.
+    await admin.query(`COMMENT ON TABLE "${schema}"."continuations" IS NULL`);
+    const older = createPostgresStore({ connectionString: db.url, schema, migrationLockTimeoutMs: 500 });
+    const migrating = older.migrate();
+    const meanwhile = await bounded(running.load(first.continuation!.id));
+    let refusal: unknown;
+    await migrating.catch((error) => (refusal = error));
+    expect(meanwhile).toBe('resolved');
+    expect(isContinuationError(refusal, 'STORE_UNAVAILABLE')).toBe(true);
+    expect((refusal as Error).message).toMatch(/could not take its lock within 500 ms/);
+    await reader.query('COMMIT');
+    await older.migrate(); // tried again, not cached
+    await older.close();
+  } finally {
+    reader.release();
+    await Promise.all([running.close(), runningLog.close(), starting.close(), startingLog.close()]);
+  }
+});
