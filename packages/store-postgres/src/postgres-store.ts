@@ -8,7 +8,7 @@
  * connection); loads and completions issued while another is on its way go to the server
  * together as one statement, so that concurrent resumes in one process share a round trip and a
  * commit (one WAL flush for many completions); completing with a next continuation is one
- * statement.
+ * statement. `now()` is the database's clock, by which the deadline sweeper judges deadlines too.
  */
 import {
   type Claim,
@@ -445,6 +445,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         'failed = true, error = $3, claim_owner = NULL, claim_token = NULL, lease_until = NULL',
         [error],
       );
+    },
+    async now() {
+      return (await query<{ now: Date }>('SELECT now() AS now', [])).rows[0]!.now;
     },
     async retry(id: string) {
       const { rows } = await query<{ status: StoredStatus; retried: boolean }>(

@@ -148,6 +148,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     prefix,
     keyOf,
     capabilities: { leases: true, expiry: true, multiProcess: true },
+    async now() {
+      return new Date(await serverNow());
+    },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
       const args = await saveArgs(continuation, saveOptions);
       await redis.continuationStoreSave(keyOf(continuation.id), `${prefix}seq`, index, ...args);

@@ -99,7 +99,8 @@ export interface WorkerOptions extends QueueOptions {
   onResult?: (result: RunResult<unknown>) => void;
   /**
    * Told of each run that suspends waiting for people (after it is saved), with approval links
-   * when `links` is given, e.g. `createWebhookNotifier(...)`. Its errors go to `onError`.
+   * when `links` is given, e.g. `createWebhookNotifier(...)`. It runs beside the job, which does
+   * not wait for it; its errors go to `onError`.
    */
   onSuspend?: OnSuspend;
   /** Sign approve and reject links into the notices of `onSuspend`. */
@@ -173,7 +174,12 @@ export function createWorker(options: WorkerOptions): Worker {
       `expireInSeconds (${expireInSeconds}) must be at least twice leaseMs (${leaseMs} ms): pg-boss would hand a healthy run's job to another worker.`,
     );
   }
-  const runtime = options.runtime ?? ownRuntime(options, id, shutdown.signal);
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    return work.finally(() => inFlight.delete(work));
+  };
+  const runtime = options.runtime ?? ownRuntime(options, id, shutdown.signal, track);
   const { store, log } = runtime;
   // A given runtime's agents suspend at their next step once the worker shuts down.
   const stopping = options.runtime ? { suspendWhen: [onAbort(shutdown.signal)] } : {};
@@ -186,15 +192,10 @@ export function createWorker(options: WorkerOptions): Worker {
       maintenanceIntervalSeconds: Math.max(1, Math.min(120, Math.ceil(expireInSeconds / 2))),
       ...options.bossOptions,
     });
-  const inFlight = new Set<Promise<unknown>>();
   let client: JobClient | undefined;
   const loops: Array<() => void> = [];
   let started: Promise<void> | undefined;
   const durable = { leaseMs, ...stopping };
-  const track = <T>(work: Promise<T>): Promise<T> => {
-    inFlight.add(work);
-    return work.finally(() => inFlight.delete(work));
-  };
   /**
    * Run `work` every `ms` after the previous round ended, never two rounds at once (a round stuck
    * on the database does not pile up more behind it). Returns the function that stops it.
@@ -448,9 +449,15 @@ export function createWorker(options: WorkerOptions): Worker {
 
 /**
  * The runtime a worker builds from its own options: agents built with its shutdown signal, and
- * notices whose failure goes to `onError` (the run is saved; a retried job would not notify).
+ * notices sent beside the job, not in its way (a slow receiver holds up no run; `stop()` waits for
+ * them), whose failure goes to `onError` (the run is saved; a retried job would not notify).
  */
-function ownRuntime(options: WorkerOptions, id: string, shutdown: AbortSignal): Runtime {
+function ownRuntime(
+  options: WorkerOptions,
+  id: string,
+  shutdown: AbortSignal,
+  track: (work: Promise<unknown>) => Promise<unknown>,
+): Runtime {
   if (!options.store || !options.agents) {
     throw new ContinuationError('INVALID_OPERATION', 'createWorker needs a runtime, or a store and agents.');
   }
@@ -467,12 +474,16 @@ function ownRuntime(options: WorkerOptions, id: string, shutdown: AbortSignal): 
     ...(options.links ? { links: options.links } : {}),
     ...(onSuspend
       ? {
-          notify: async (notice) => {
-            try {
-              await onSuspend(notice);
-            } catch (error) {
-              options.onError?.(error);
-            }
+          notify: (notice) => {
+            void track(
+              (async () => {
+                try {
+                  await onSuspend(notice);
+                } catch (error) {
+                  options.onError?.(error);
+                }
+              })(),
+            );
           },
         }
       : {}),

@@ -11,29 +11,16 @@ import {
 } from '@agent-continuations/core';
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createPostgresCheckpointLog } from '../../src/checkpoints';
 import { createPostgresStore } from '../../src/postgres-store';
-import { startThrowawayPostgres, type ThrowawayPostgres } from './throwaway-postgres';
+import { clusterPerFile, schemaName, sleep } from './throwaway-postgres';
 
-let db: ThrowawayPostgres;
-let admin: pg.Pool;
-beforeAll(async () => {
-  db = await startThrowawayPostgres();
-  admin = new pg.Pool({ connectionString: db.url, max: 2 });
-  admin.on('error', () => undefined);
-}, 60_000);
-afterAll(async () => {
-  await admin?.end();
-  await db?.destroy();
-});
-
-const schemaName = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const cluster = clusterPerFile();
 
 /** Terminate every session but the admin pool's own; returns how many. */
 async function terminateOthers(where = 'true'): Promise<number> {
-  const { rows } = await admin.query(
+  const { rows } = await cluster.admin.query(
     `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS n FROM pg_stat_activity
      WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database() AND ${where}`,
   );
@@ -61,8 +48,8 @@ async function outcome(promise: Promise<unknown>): Promise<string> {
 
 it('store and log survive pg_terminate_backend of their idle sessions, and the next call reconnects', async () => {
   const schema = schemaName('idle');
-  const store = createPostgresStore({ connectionString: db.url, schema });
-  const log = createPostgresCheckpointLog({ connectionString: db.url, schema });
+  const store = createPostgresStore({ connectionString: cluster.db.url, schema });
+  const log = createPostgresCheckpointLog({ connectionString: cluster.db.url, schema });
   const agent = durableTestAgent({ charge: () => 'paid', notify: () => 'sent' });
   try {
     // Open several idle connections in each pool.
@@ -83,9 +70,9 @@ it('store and log survive pg_terminate_backend of their idle sessions, and the n
 
 it('a session terminated inside the log transaction fails that call with STORE_UNAVAILABLE; the next one goes through', async () => {
   const schema = schemaName('intx');
-  const log = createPostgresCheckpointLog({ connectionString: db.url, schema });
+  const log = createPostgresCheckpointLog({ connectionString: cluster.db.url, schema });
   await log.status('none');
-  const blocker = await admin.connect();
+  const blocker = await cluster.admin.connect();
   try {
     // Hold the run row so that the log's transaction waits, inside it, on its lock.
     await blocker.query('BEGIN');
@@ -116,13 +103,13 @@ it('a session terminated inside the log transaction fails that call with STORE_U
 
 it('a log and a store first used during an outage fail typed, then work once the database is back', async () => {
   const schema = schemaName('outage');
-  await db.stop();
-  const store = createPostgresStore({ connectionString: db.url, schema });
-  const log = createPostgresCheckpointLog({ connectionString: db.url, schema });
+  await cluster.db.stop();
+  const store = createPostgresStore({ connectionString: cluster.db.url, schema });
+  const log = createPostgresCheckpointLog({ connectionString: cluster.db.url, schema });
   try {
     const during = [await outcome(log.status('none')), await outcome(store.list({ limit: 1 }))];
     const started = Date.now();
-    await db.start();
+    await cluster.db.start();
     const after = [await outcome(log.status('none')), await outcome(store.list({ limit: 1 }))];
     console.log(
       `faults/outage-at-first-use: during ${during.join(', ')}; after ${after.join(', ')} (${Date.now() - started} ms from restart to first good call)`,
@@ -130,14 +117,14 @@ it('a log and a store first used during an outage fail typed, then work once the
     expect(during).toEqual(['STORE_UNAVAILABLE', 'STORE_UNAVAILABLE']);
     expect(after).toEqual(['resolved', 'resolved']);
   } finally {
-    await db.start().catch(() => undefined);
+    await cluster.db.start().catch(() => undefined);
     await Promise.all([store.close(), log.close()]);
   }
 });
 
 it('24 concurrent durable runs on one pool of 10, store not yet migrated, all finish (no deadlock)', async () => {
   const schema = schemaName('onepool');
-  const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+  const pool = new pg.Pool({ connectionString: cluster.db.url, max: 10 });
   const store = createPostgresStore({ pool, schema });
   const log = createPostgresCheckpointLog({ pool, schema });
   const agent = durableTestAgent({ charge: () => 'paid', notify: () => 'sent' });
@@ -153,8 +140,11 @@ it('24 concurrent durable runs on one pool of 10, store not yet migrated, all fi
       );
     const settled = await Promise.race([Promise.allSettled(runs), sleep(20_000).then(() => undefined)]);
     const idleInTx = Number(
-      (await admin.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'idle in transaction'`))
-        .rows[0].n,
+      (
+        await cluster.admin.query(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'idle in transaction'`,
+        )
+      ).rows[0].n,
     );
     console.log(
       `faults/one-pool-burst: ${finished} of 24 runs finished, ${idleInTx} sessions idle in transaction`,
@@ -169,7 +159,7 @@ it('24 concurrent durable runs on one pool of 10, store not yet migrated, all fi
     );
     expect((await store.list({ status: 'suspended', limit: 100 })).items).toHaveLength(24);
   } finally {
-    await admin.query(
+    await cluster.admin.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'idle in transaction'`,
     );
     pool.on('error', () => undefined);
@@ -179,17 +169,21 @@ it('24 concurrent durable runs on one pool of 10, store not yet migrated, all fi
 
 it('a process starting while a long read is open neither waits for it nor freezes the others; an outdated schema fails its lock in time', async () => {
   const schema = schemaName('longread');
-  const running = createPostgresStore({ connectionString: db.url, schema });
-  const runningLog = createPostgresCheckpointLog({ connectionString: db.url, schema });
+  const running = createPostgresStore({ connectionString: cluster.db.url, schema });
+  const runningLog = createPostgresCheckpointLog({ connectionString: cluster.db.url, schema });
   const agent = durableTestAgent({ charge: () => 'paid', notify: () => 'sent' });
   const first = await runDurably(agent, runningLog, durablePlanInput({ steps: 1, approvals: [0] }), {
     store: running,
     owner: 'w0',
   });
-  const reader = await admin.connect();
-  const starting = createPostgresStore({ connectionString: db.url, schema, migrationLockTimeoutMs: 500 });
+  const reader = await cluster.admin.connect();
+  const starting = createPostgresStore({
+    connectionString: cluster.db.url,
+    schema,
+    migrationLockTimeoutMs: 500,
+  });
   const startingLog = createPostgresCheckpointLog({
-    connectionString: db.url,
+    connectionString: cluster.db.url,
     schema,
     migrationLockTimeoutMs: 500,
   });
@@ -217,8 +211,12 @@ it('a process starting while a long read is open neither waits for it nor freeze
     expect(others).toEqual(['resolved', 'resolved']);
 
     // A schema from an older version must change: its lock waits at most the lock timeout.
-    await admin.query(`COMMENT ON TABLE "${schema}"."continuations" IS NULL`);
-    const older = createPostgresStore({ connectionString: db.url, schema, migrationLockTimeoutMs: 500 });
+    await cluster.admin.query(`COMMENT ON TABLE "${schema}"."continuations" IS NULL`);
+    const older = createPostgresStore({
+      connectionString: cluster.db.url,
+      schema,
+      migrationLockTimeoutMs: 500,
+    });
     const migrating = older.migrate();
     const meanwhile = await bounded(running.load(first.continuation!.id));
     let refusal: unknown;

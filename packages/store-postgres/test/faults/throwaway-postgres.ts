@@ -9,6 +9,8 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -159,3 +161,27 @@ function idOf(field: 2 | 3, user: string): number {
 }
 const uidOf = (user: string) => idOf(2, user);
 const gidOf = (user: string) => idOf(3, user);
+
+/**
+ * One cluster for a test file: started before its tests, destroyed after them, with a small
+ * admin pool for the test's own queries (terminating sessions, holding locks).
+ */
+export function clusterPerFile(): { readonly db: ThrowawayPostgres; readonly admin: pg.Pool } {
+  const state = {} as { db: ThrowawayPostgres; admin: pg.Pool };
+  beforeAll(async () => {
+    state.db = await startThrowawayPostgres();
+    state.admin = new pg.Pool({ connectionString: state.db.url, max: 2 });
+    state.admin.on('error', () => undefined);
+  }, 60_000);
+  afterAll(async () => {
+    await state.admin?.end();
+    await state.db?.destroy();
+  });
+  return state;
+}
+
+/** A fresh schema name under `prefix`. */
+export const schemaName = (prefix: string): string =>
+  `${prefix}_${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`;
+
+export { sleep };
