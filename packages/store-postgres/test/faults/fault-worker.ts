@@ -3,7 +3,9 @@
  * pg-boss each open their own pool from a connection string):
  * `fault-worker.ts <database url> <ledger url> <ledger schema> <id>`. Its tools pay into a ledger
  * on another server (the shared one), which the faults do not touch. Prints `ready` once it takes
- * jobs; on SIGTERM it stops, prints how many errors it survived, and exits 0.
+ * jobs; on SIGTERM it stops, prints how many errors it survived, and exits 0. With
+ * `FAULT_DIE_AFTER_FETCH=1` it SIGKILLs itself at its first job, after fetching its batch and
+ * before beginning any of it.
  */
 import { durableTestAgent } from '@agent-continuations/testing/runtime';
 import { createPostgresCheckpointLog } from '../../src/checkpoints';
@@ -15,10 +17,21 @@ const [url, ledgerUrl, ledgerSchema, id] = process.argv.slice(2) as [string, str
 const ledger = await postgresCrashLedger(ledgerUrl, ledgerSchema, id);
 const store = createPostgresStore({ connectionString: url });
 const log = createPostgresCheckpointLog({ connectionString: url });
+// A job's first look at the log comes before its run begins.
+const checkpoints =
+  process.env.FAULT_DIE_AFTER_FETCH === '1'
+    ? {
+        ...log,
+        status: async () => {
+          process.kill(process.pid, 'SIGKILL');
+          return new Promise<never>(() => {});
+        },
+      }
+    : log;
 let errors = 0;
 const worker = createWorker({
   store,
-  checkpoints: log,
+  checkpoints,
   connectionString: url,
   bossOptions: { max: 4 },
   id,
