@@ -92,6 +92,8 @@ export interface PostgresStore extends ContinuationStore {
   migrate(): Promise<void>;
   /** Resolves once the table is ready: migrated (with `autoMigrate`, the default) or trusted to be. */
   ready(): Promise<void>;
+  /** The database's clock (`now()`), by which leases, expiries and deadlines are judged. */
+  now(): Promise<Date>;
   /** Drop the table (tests and teardown). */
   drop(): Promise<void>;
   close(): Promise<void>;

@@ -67,6 +67,8 @@ export interface RedisStore extends ContinuationStore {
   readonly prefix: string;
   /** The key of the hash that holds record `id`, for inspection. */
   keyOf(id: string): string;
+  /** The server's clock (`TIME`), by which leases, expiries and deadlines are judged. */
+  now(): Promise<Date>;
   close(): Promise<void>;
 }
 

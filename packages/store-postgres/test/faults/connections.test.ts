@@ -79,14 +79,15 @@ it('a session terminated inside the log transaction fails that call with STORE_U
     await blocker.query(
       `INSERT INTO ${schema}.checkpoint_runs (run_id, agent_name, status, lease_ms, next_seq) VALUES ('r1', 'durable', 'new', 1000, 1)`,
     );
-    const started = log.begin(startEntry('r1'), { owner: 'w', leaseMs: 5_000 });
+    // Its outcome is awaited below; the rejection is observed from the start.
+    const started = outcome(log.begin(startEntry('r1'), { owner: 'w', leaseMs: 5_000 }));
     let waiting = 0;
     for (let i = 0; i < 100 && waiting === 0; i++) {
       await sleep(50);
       waiting = await terminateOthers(`wait_event_type = 'Lock'`);
     }
     expect(waiting).toBe(1);
-    const code = await outcome(started);
+    const code = await started;
     await blocker.query('ROLLBACK');
     expect(code).toBe('STORE_UNAVAILABLE');
     await sleep(200);
@@ -176,6 +177,7 @@ it('a process starting while a long read is open neither waits for it nor freeze
     store: running,
     owner: 'w0',
   });
+  if (first.status !== 'suspended') throw new Error(`expected a suspension, got ${first.status}`);
   const reader = await cluster.admin.connect();
   const starting = createPostgresStore({
     connectionString: cluster.db.url,
@@ -198,11 +200,11 @@ it('a process starting while a long read is open neither waits for it nor freeze
     const start = Date.now();
     const started = await Promise.all([
       bounded(starting.list({ limit: 1 })),
-      bounded(startingLog.status(first.runId)),
+      bounded(startingLog.status(first.continuation.runId)),
     ]);
     const others = await Promise.all([
-      bounded(running.load(first.continuation!.id)),
-      bounded(runningLog.status(first.runId)),
+      bounded(running.load(first.continuation.id)),
+      bounded(runningLog.status(first.continuation.runId)),
     ]);
     console.log(
       `faults/long-read-at-start: starting process ${started.join(', ')}, running workers ${others.join(', ')} (${Date.now() - start} ms)`,
@@ -218,7 +220,7 @@ it('a process starting while a long read is open neither waits for it nor freeze
       migrationLockTimeoutMs: 500,
     });
     const migrating = older.migrate();
-    const meanwhile = await bounded(running.load(first.continuation!.id));
+    const meanwhile = await bounded(running.load(first.continuation.id));
     let refusal: unknown;
     await migrating.catch((error) => (refusal = error));
     expect(meanwhile).toBe('resolved');

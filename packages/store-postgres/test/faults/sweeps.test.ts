@@ -89,7 +89,7 @@ it('a sweeper whose clock runs two minutes fast rejects nothing early: deadlines
   const runtime = createRuntime({ agents: [agent], store, deadlines: () => 60_000 });
   try {
     const result = await runtime.start('durable', durablePlanInput({ steps: 1, approvals: [0] }));
-    expect(result.status).toBe('suspended');
+    if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 120_000);
     const skewed = await sweepDeadlines({ store, agents: { durable: agent } });
@@ -98,7 +98,7 @@ it('a sweeper whose clock runs two minutes fast rejects nothing early: deadlines
       `faults/clock-skew: sweeper 120 s fast, deadline 60 s ahead by the database: ${skewed.rejected.length} rejected early`,
     );
     expect(skewed.rejected).toEqual([]);
-    expect((await store.load(result.continuation!.id))?.status).toBe('suspended');
+    expect((await store.load(result.continuation.id))?.status).toBe('suspended');
     // Past the deadline by the database's clock, the sweep rejects it.
     const dbNow = await store.now();
     const late = await sweepDeadlines({
@@ -106,7 +106,7 @@ it('a sweeper whose clock runs two minutes fast rejects nothing early: deadlines
       agents: { durable: agent },
       now: new Date(dbNow.getTime() + 61_000),
     });
-    expect(late.rejected.map(({ continuationId }) => continuationId)).toEqual([result.continuation!.id]);
+    expect(late.rejected.map(({ continuationId }) => continuationId)).toEqual([result.continuation.id]);
   } finally {
     vi.useRealTimers();
     await store.close();

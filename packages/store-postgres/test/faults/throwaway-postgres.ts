@@ -71,6 +71,9 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     const file = join(data, 'postmaster.pid');
     return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
   };
+  const stop = async () => {
+    await pgBin('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+  };
   await start();
   return {
     port,
@@ -103,11 +106,9 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       for (let i = 0; i < 100 && [pid, ...children].some(alive); i++) await sleep(50);
     },
     start,
-    async stop() {
-      await pgBin('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-    },
+    stop,
     async destroy() {
-      await this.stop();
+      await stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
