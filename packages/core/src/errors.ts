@@ -66,7 +66,19 @@ export type ErrorCode =
   /** An approval link is past its expiry. */
   | 'LINK_EXPIRED'
   /** A notification (e.g. a webhook) could not be delivered after its retries. */
-  | 'NOTIFY_FAILED';
+  | 'NOTIFY_FAILED'
+  /**
+   * The store's (or log's) database could not be reached, or the connection broke during the
+   * call: a restart, a failover, a terminated session, a full or read-only disk, a lock not got in
+   * time. Retryable: the next call reconnects. A write that failed this way either committed whole
+   * or not at all; the driver's error is the `cause`.
+   */
+  | 'STORE_UNAVAILABLE'
+  /**
+   * A record the caller held (claimed or leased) is gone from the store, not taken by another
+   * worker: the store lost data (say, a Redis without persistence that restarted).
+   */
+  | 'RECORD_LOST';
 
 const BRAND = Symbol.for('agent-continuations.error');
 

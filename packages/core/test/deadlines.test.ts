@@ -242,6 +242,46 @@ describe('deadlines', () => {
     await store.release(person!);
   });
 
+  it('a failing escalation is recorded and retried by the next sweep; the sweep goes on rejecting the others', async () => {
+    const first = await suspended();
+    const second = await suspended();
+    const { store, hr, counts } = first;
+    await store.save(second.continuation);
+    const deadline = Date.parse(byTool(first.continuation).refund!.deadline!);
+    let receiverUp = false;
+    const escalations: string[] = [];
+    const escalated = new Set<string>();
+    const sweep = () =>
+      sweepDeadlines({
+        store,
+        agents: { hr },
+        now: new Date(deadline + HOUR),
+        escalated,
+        // The first run's overdue refund is escalated, the second's rejected.
+        onDeadline: (_action, continuation) =>
+          continuation.id === first.continuation.id ? 'escalate' : 'reject',
+        onSuspend: (notice) => {
+          if (notice.reason !== 'escalated') return;
+          if (!receiverUp) throw new Error('the receiver is down');
+          escalations.push(notice.continuationId);
+        },
+      });
+    const down = await sweep();
+    expect(down.failed.map(({ continuationId, error }) => [continuationId, String(error)])).toEqual([
+      [first.continuation.id, 'Error: the receiver is down'],
+    ]);
+    expect(down.rejected.map(({ continuationId }) => continuationId)).toEqual([second.continuation.id]);
+    receiverUp = true;
+    const up = await sweep();
+    expect(up.escalated.map(({ continuationId }) => continuationId)).toEqual([first.continuation.id]);
+    expect(up.failed).toEqual([]);
+    expect(escalations).toEqual([first.continuation.id]);
+    expect(counts.refunds).toBe(0);
+    console.log(
+      `faults/escalation-fails: sweep with the receiver down: ${down.failed.length} failed, ${down.rejected.length} rejected; next sweep: ${up.escalated.length} escalated`,
+    );
+  });
+
   it('reports a run whose agent it was not given, and goes on with the others', async () => {
     const { store, continuation } = await suspended();
     const report = await sweepDeadlines({

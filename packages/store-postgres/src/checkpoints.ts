@@ -16,10 +16,11 @@ import {
 } from '@agent-continuations/core';
 import { decodeLogEntry, encodeLogEntry, leaseLost, runRefused } from '@agent-continuations/core/store-kit';
 import pg from 'pg';
+import { inTransaction, type MigrationOptions, migration, unavailable, watchPool } from './connection';
 import type { PostgresStore } from './postgres-store';
 
 /** Options of {@link createPostgresCheckpointLog}. */
-export interface PostgresCheckpointLogOptions {
+export interface PostgresCheckpointLogOptions extends MigrationOptions {
   /** A pool to use (not closed by the log), or a connection string to open one. */
   pool?: pg.Pool;
   connectionString?: string;
@@ -31,6 +32,12 @@ export interface PostgresCheckpointLogOptions {
    * their key id.
    */
   encryption?: Encryption;
+  /**
+   * Told of connection errors of idle clients (a server restart, a terminated session); the pool
+   * drops such a client and the next call connects anew. Calls in flight fail with
+   * `STORE_UNAVAILABLE` instead.
+   */
+  onError?: (error: unknown) => void;
 }
 
 /** A {@link CheckpointLog} on Postgres, with the size of a run's log for monitoring. */
@@ -38,12 +45,24 @@ export interface PostgresCheckpointLog extends CheckpointLog {
   unsaved: NonNullable<CheckpointLog['unsaved']>;
   markSaved: NonNullable<CheckpointLog['markSaved']>;
   appendWith: NonNullable<CheckpointLog['appendWith']>;
+  /** The pool the log queries through (the one given, or its own). */
+  readonly pool: pg.Pool;
+  /**
+   * Bring the tables to this version, once per log (a failed attempt is tried again by the next
+   * call; the first call of any other method migrates too). When they are current it reads one
+   * catalog row and locks nothing; otherwise it waits at most `migrationLockTimeoutMs` for its
+   * lock and fails with `STORE_UNAVAILABLE`.
+   */
+  migrate(): Promise<void>;
   /** How many entries and bytes a run's log holds. */
   size(runId: string): Promise<{ entries: number; bytes: number }>;
   /** Drop both tables (tests and teardown). */
   drop(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The version of the tables' layout, recorded as the runs table's comment. */
+const LOG_SCHEMA_VERSION = 2;
 
 interface RunRow {
   run_id: string;
@@ -81,15 +100,18 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
   }
   const { encryption } = options;
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
+  const unwatch = watchPool(pool, options.onError);
   const runs = `${schema}.checkpoint_runs`;
   const entries = `${schema}.checkpoint_entries`;
-  let ready: Promise<void> | undefined;
-  const migrate = async () => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      // Several workers may start at once; one creates the tables, the others wait for it.
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${schema}.checkpoints`]);
+  const schemaVersion = `agent-continuations log ${LOG_SCHEMA_VERSION}`;
+  const migrations = migration({
+    pool,
+    what: `Migrating the checkpoint log in ${schema}`,
+    // Several workers may start at once; one creates the tables, the others wait for it.
+    lockKey: `${schema}.checkpoints`,
+    lockTimeoutMs: options.migrationLockTimeoutMs ?? 5_000,
+    versioned: { table: runs, version: schemaVersion },
+    apply: async (client) => {
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${runs} (
@@ -115,19 +137,23 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
           type TEXT NOT NULL,
           body TEXT NOT NULL,
           PRIMARY KEY (run_id, seq)
-        );`);
-      await client.query('COMMIT');
+        );
+        COMMENT ON TABLE ${runs} IS '${schemaVersion}';`);
+    },
+  });
+  const { ready } = migrations;
+  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
+    await ready();
+    try {
+      return await pool.query<R>(text, values);
     } catch (error) {
-      await client.query('ROLLBACK');
-      throw error;
-    } finally {
-      client.release();
+      throw unavailable(error, `A query on the checkpoint log in ${schema}`);
     }
   };
-  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
-    ready ??= migrate();
-    await ready;
-    return pool.query<R>(text, values);
+  /** A transaction on one client, with the log's tables ready before it connects. */
+  const transaction = async <T>(what: string, work: (client: pg.PoolClient) => Promise<T>) => {
+    await ready();
+    return inTransaction(pool, what, work);
   };
 
   // One statement: advance the run row (fenced by the lease token) and insert the entry.
@@ -149,14 +175,12 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
   };
 
   return {
+    pool,
+    migrate: migrations.migrate,
     async begin(start, lease) {
-      ready ??= migrate();
-      await ready;
       const token = crypto.randomUUID();
       const body = await encodeLogEntry(start, start.runId, encryption);
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      return transaction(`Beginning run ${start.runId}`, async (client) => {
         const inserted = await client.query(
           `INSERT INTO ${runs} (run_id, agent_name, status, lease_ms, next_seq) VALUES ($1, $2, 'new', $3, 1)
            ON CONFLICT (run_id) DO NOTHING`,
@@ -193,19 +217,13 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
             inserted.rowCount === 1,
           ],
         );
-        await client.query('COMMIT');
         return {
           runId: start.runId,
           owner: lease.owner,
           token,
           leaseUntil: updated.rows[0]!.lease_until.toISOString(),
         };
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
     async append(lease, entry) {
       const result = await query(APPEND, await appendValues(lease, entry));
@@ -215,25 +233,18 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
       const store = write.store as Partial<PostgresStore>;
       // Only a Postgres store on this very pool can write in the log's transaction.
       if (store.pool !== pool || typeof store.writeIn !== 'function') return false;
-      ready ??= migrate();
-      await ready;
+      // The store's table is ready before the transaction holds a connection: on one pool, a
+      // migration inside it would wait for a second one, which concurrent transactions may hold.
+      await store.ready?.();
       const values = await appendValues(lease, entry);
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      await transaction(`Recording a step of run ${lease.runId}`, async (client) => {
         const result = await client.query(APPEND, values);
         if (result.rowCount === 0) throw leaseLost(lease);
-        await store.writeIn(client, write);
+        await store.writeIn!(client, write);
         // The suspension is saved with it, or the run's end settled in the store.
         const id = entry.type === 'suspend' ? entry.suspension?.id : lease.runId;
         if (id) await client.query(`UPDATE ${runs} SET saved_id = $2 WHERE run_id = $1`, [lease.runId, id]);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
       return true;
     },
     async renew(lease) {
@@ -279,13 +290,19 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
     async takeOver(runId, lease) {
       const token = crypto.randomUUID();
       const result = await query<{ lease_until: Date }>(
-        `UPDATE ${runs} SET owner = $2, token = $3, lease_ms = $4::integer,
+        // A run row another session holds (a worker frozen inside its transaction) is skipped,
+        // not waited for: the sweep takes it over on a later round, once that lock is gone.
+        `WITH free AS (
+           SELECT run_id FROM ${runs} WHERE run_id = $1 AND status = 'running' AND lease_until < now()
+           FOR UPDATE SKIP LOCKED)
+         UPDATE ${runs} AS r SET owner = $2, token = $3, lease_ms = $4::integer,
            lease_until = now() + $4::integer * interval '1 millisecond', attempts = attempts + 1
-         WHERE run_id = $1 AND status = 'running' AND lease_until < now() RETURNING lease_until`,
+         FROM free WHERE r.run_id = free.run_id RETURNING r.lease_until`,
         [runId, lease.owner, token, lease.leaseMs],
       );
       const row = result.rows[0];
-      if (!row) throw runRefused(runId, 'it is not a running run with an expired lease');
+      if (!row)
+        throw runRefused(runId, 'it is not a running run with an expired lease, or another session holds it');
       return {
         runId,
         owner: lease.owner,
@@ -320,9 +337,10 @@ export function createPostgresCheckpointLog(options: PostgresCheckpointLogOption
     },
     async drop() {
       await pool.query(`DROP TABLE IF EXISTS ${entries}, ${runs}`);
-      ready = undefined;
+      migrations.forget();
     },
     async close() {
+      unwatch();
       if (!options.pool) await pool.end();
     },
   };

@@ -8,7 +8,7 @@
  * connection); loads and completions issued while another is on its way go to the server
  * together as one statement, so that concurrent resumes in one process share a round trip and a
  * commit (one WAL flush for many completions); completing with a next continuation is one
- * statement.
+ * statement. `now()` is the database's clock, by which the deadline sweeper judges deadlines too.
  */
 import {
   type Claim,
@@ -41,9 +41,10 @@ import {
   summarize,
 } from '@agent-continuations/core/store-kit';
 import pg from 'pg';
+import { inTransaction, type MigrationOptions, migration, unavailable, watchPool } from './connection';
 
 /** Options of {@link createPostgresStore}. */
-export interface PostgresStoreOptions {
+export interface PostgresStoreOptions extends MigrationOptions {
   /** A pool to use; the store does not end it. */
   pool?: pg.Pool;
   /** Or a connection string: the store opens a pool and ends it on `close()`. */
@@ -54,8 +55,17 @@ export interface PostgresStoreOptions {
   table?: string;
   /** Encrypt bodies at rest (see `createEncryption` in the core). */
   encryption?: Encryption;
-  /** Create the schema and table on first use (default); `false` to call {@link PostgresStore.migrate} yourself. */
+  /**
+   * Create the schema and table on first use (default); `false` to call {@link PostgresStore.migrate}
+   * yourself (at deploy time, or at a worker's start).
+   */
   autoMigrate?: boolean;
+  /**
+   * Told of connection errors of idle clients (a server restart, a terminated session); the pool
+   * drops such a client and the next call connects anew. Calls in flight fail with
+   * `STORE_UNAVAILABLE` instead.
+   */
+  onError?: (error: unknown) => void;
 }
 
 /** A {@link ContinuationStore} on Postgres. */
@@ -73,8 +83,17 @@ export interface PostgresStore extends ContinuationStore {
     client: pg.ClientBase,
     write: { next?: Continuation; claim?: Claim; save?: SaveOptions },
   ): Promise<void>;
-  /** Create the schema, table and indexes if missing. Safe to call from many processes at once. */
+  /**
+   * Bring the schema, table and indexes to this version, once per store (a failed attempt is
+   * tried again by the next call). When the table's version is current it reads one catalog row
+   * and locks nothing; otherwise it waits at most `migrationLockTimeoutMs` for its lock and fails
+   * with `STORE_UNAVAILABLE`. Safe to call from many processes at once.
+   */
   migrate(): Promise<void>;
+  /** Resolves once the table is ready: migrated (with `autoMigrate`, the default) or trusted to be. */
+  ready(): Promise<void>;
+  /** The database's clock (`now()`), by which leases, expiries and deadlines are judged. */
+  now(): Promise<Date>;
   /** Drop the table (tests and teardown). */
   drop(): Promise<void>;
   close(): Promise<void>;
@@ -93,6 +112,9 @@ interface Row {
   claim_owner: string | null;
   body?: string;
 }
+
+/** The version of the table's layout, recorded as its comment. */
+const STORE_SCHEMA_VERSION = 2;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 /** Most calls one batched statement carries. */
@@ -195,14 +217,17 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   }
   const table = schema === undefined ? `"${name}"` : `"${schema}"."${name}"`;
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString });
+  const unwatch = watchPool(pool, options.onError);
   const { encryption } = options;
 
-  const migrate = async () => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      // Concurrent CREATE ... IF NOT EXISTS can still collide in the catalog: serialize them.
-      await client.query(`SELECT pg_advisory_xact_lock(hashtext('agent-continuations:migrate'))`);
+  const schemaVersion = `agent-continuations store ${STORE_SCHEMA_VERSION}`;
+  const migrations = migration({
+    pool,
+    what: `Migrating ${table}`,
+    lockKey: 'agent-continuations:migrate',
+    lockTimeoutMs: options.migrationLockTimeoutMs ?? 5_000,
+    versioned: { table: table, version: schemaVersion },
+    apply: async (client) => {
       if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${table} (
@@ -227,26 +252,17 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       await client.query(`CREATE INDEX IF NOT EXISTS "${name}_run" ON ${table} (run_id, seq)`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${name}_agent" ON ${table} (agent_name, seq)`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${name}_metadata" ON ${table} USING GIN (metadata)`);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
-  let migrated: Promise<void> | undefined;
-  const ready = () => {
-    if (options.autoMigrate === false) return Promise.resolve();
-    migrated ??= migrate().catch((error) => {
-      migrated = undefined;
-      throw error;
-    });
-    return migrated;
-  };
+      await client.query(`COMMENT ON TABLE ${table} IS '${schemaVersion}'`);
+    },
+  });
+  const ready = () => (options.autoMigrate === false ? Promise.resolve() : migrations.ready());
   const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
     await ready();
-    return pool.query<R>(prepared(text, values));
+    try {
+      return await pool.query<R>(prepared(text, values));
+    } catch (error) {
+      throw unavailable(error, `A query on ${table}`);
+    }
   };
   const UPSERT = `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)
@@ -326,10 +342,11 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       if (values) await client.query(UPSERT, values);
     },
     capabilities: { leases: true, expiry: true, multiProcess: true },
-    migrate,
+    migrate: migrations.migrate,
+    ready,
     async drop() {
       await pool.query(`DROP TABLE IF EXISTS ${table}`);
-      migrated = undefined;
+      migrations.forget();
     },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
       await query(UPSERT, await upsertValues(continuation, saveOptions));
@@ -412,22 +429,14 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         return;
       }
       await ready();
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      await inTransaction(pool, `Completing ${claim.id}`, async (client) => {
         const done = await client.query(`UPDATE ${table} SET completed = true WHERE ${HELD}`, [
           claim.id,
           claim.token,
         ]);
         if (!done.rowCount) throw claimLost(claim);
         await client.query(UPSERT, values);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      });
     },
     async release(claim: Claim) {
       await heldUpdate(claim, 'claim_owner = NULL, claim_token = NULL, lease_until = NULL');
@@ -438,6 +447,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         'failed = true, error = $3, claim_owner = NULL, claim_token = NULL, lease_until = NULL',
         [error],
       );
+    },
+    async now() {
+      return (await query<{ now: Date }>('SELECT now() AS now', [])).rows[0]!.now;
     },
     async retry(id: string) {
       const { rows } = await query<{ status: StoredStatus; retried: boolean }>(
@@ -452,6 +464,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       if (!row.retried) throw retryRefused(id, row.status ?? 'missing');
     },
     async close() {
+      unwatch();
       if (!options.pool) await pool.end();
     },
   };

@@ -11,6 +11,7 @@ export async function postgresCrashLedger(
   owner: string,
 ): Promise<CrashLedger & { close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString, max: 4 });
+  pool.on('error', () => undefined); // an idle client whose connection broke: the pool drops it
   await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`).catch(() => undefined);
   await pool
     .query(`

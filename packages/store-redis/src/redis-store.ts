@@ -50,6 +50,16 @@ export interface RedisStoreOptions {
   prefix?: string;
   /** Encrypt bodies at rest (see `createEncryption` in the core). */
   encryption?: Encryption;
+  /**
+   * What to do when the server keeps nothing on disk (no RDB snapshots and no AOF), so that a
+   * restart would lose every record and claim: checked before the store's first command.
+   * `'require'` refuses with `INVALID_OPERATION`; `'warn'` (the default) tells `onWarning` once;
+   * `'ignore'` does not check (a cache you can lose, tests). A server that refuses `CONFIG GET`
+   * cannot be checked: `'require'` refuses, `'warn'` warns.
+   */
+  persistence?: 'require' | 'warn' | 'ignore';
+  /** Where the persistence warning goes; `console.warn` by default. */
+  onWarning?: (message: string) => void;
 }
 
 /** A {@link ContinuationStore} on Redis. */
@@ -57,6 +67,8 @@ export interface RedisStore extends ContinuationStore {
   readonly prefix: string;
   /** The key of the hash that holds record `id`, for inspection. */
   keyOf(id: string): string;
+  /** The server's clock (`TIME`), by which leases, expiries and deadlines are judged. */
+  now(): Promise<Date>;
   close(): Promise<void>;
 }
 
@@ -123,6 +135,43 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const redis = client as Redis & ScriptCommands;
   const keyOf = (id: string) => `${prefix}c:${id}`;
   const index = `${prefix}idx`;
+  const persistence = options.persistence ?? 'warn';
+  const checkPersistence = async () => {
+    let problem: string | undefined;
+    try {
+      const [, save] = (await client.config('GET', 'save')) as [string, string];
+      const [, appendonly] = (await client.config('GET', 'appendonly')) as [string, string];
+      if (save === '' && appendonly !== 'yes')
+        problem =
+          'it keeps nothing on disk (no RDB snapshots, appendonly no): a restart loses every continuation and claim';
+    } catch (error) {
+      problem = `its persistence could not be checked (CONFIG GET: ${(error as Error).message})`;
+    }
+    if (problem === undefined) return;
+    const advice =
+      "Turn on the AOF (appendonly yes, appendfsync everysec or always), or pass persistence: 'ignore' for data you may lose.";
+    if (persistence === 'require')
+      throw new ContinuationError(
+        'INVALID_OPERATION',
+        `The Redis store refuses this server: ${problem}. ${advice}`,
+      );
+    (options.onWarning ?? console.warn)(
+      `agent-continuations: the Redis store's server: ${problem}. ${advice}`,
+    );
+  };
+  let checked: Promise<void> | undefined;
+  /** Resolves once the server's persistence was checked (a failed check is tried again). */
+  const ready = () => {
+    if (persistence === 'ignore') return Promise.resolve();
+    checked ??= checkPersistence().catch((error: unknown) => {
+      checked = undefined;
+      throw error;
+    });
+    return checked;
+  };
+  /** A claim that no longer holds: lost to another worker, or its record gone from the server. */
+  const notHeld = async (claim: Claim) =>
+    (await redis.exists(keyOf(claim.id))) === 1 ? claimLost(claim) : recordLost(claim);
   const serverNow = async () => {
     const [seconds, micros] = await redis.time();
     return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
@@ -148,11 +197,17 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     prefix,
     keyOf,
     capabilities: { leases: true, expiry: true, multiProcess: true },
+    async now() {
+      await ready();
+      return new Date(await serverNow());
+    },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
+      await ready();
       const args = await saveArgs(continuation, saveOptions);
       await redis.continuationStoreSave(keyOf(continuation.id), `${prefix}seq`, index, ...args);
     },
     async load(id: string): Promise<StoredContinuation | undefined> {
+      await ready();
       // One round trip, and the status is judged by the server clock like the claim script.
       const replies = await redis
         .multi()
@@ -170,6 +225,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return { ...summaryOf(fields, now), continuation: await decodeStoredBody(body, id, encryption) };
     },
     async list(filter: ListFilter = {}): Promise<ListPage> {
+      await ready();
       const limit = listLimit(filter.limit);
       const desc = listOrder(filter.order) === 'desc';
       // The last sequence number read: the next batch starts past it, in the listing's direction.
@@ -232,9 +288,11 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       return matches.length > limit ? { items, cursor: String(page[page.length - 1]!.seq) } : { items };
     },
     async delete(id: string) {
+      await ready();
       return (await redis.continuationStoreDelete(keyOf(id), index, prefix, id)) === 1;
     },
     async claim(id: string, claimOptions: ClaimOptions = {}): Promise<Claim> {
+      await ready();
       const owner = claimOptions.owner ?? 'redis';
       const token = crypto.randomUUID();
       const leaseMs = String(Math.max(0, Math.round(claimOptions.leaseMs ?? DEFAULT_LEASE_MS)));
@@ -247,12 +305,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       throw claimRefused(id, result as StoredStatus);
     },
     async renew(claim: Claim, renewOptions: RenewOptions = {}): Promise<Claim> {
+      await ready();
       const leaseMs = String(Math.max(0, Math.round(renewOptions.leaseMs ?? DEFAULT_LEASE_MS)));
       const leaseUntil = await redis.continuationStoreRenew(keyOf(claim.id), claim.token, leaseMs);
-      if (leaseUntil === 0) throw claimLost(claim);
+      if (leaseUntil === 0) throw await notHeld(claim);
       return { ...claim, leaseUntil: new Date(Number(leaseUntil)).toISOString() };
     },
     async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
+      await ready();
       const { next, ...saveOptions } = completeOptions;
       const done = next
         ? await redis.continuationStoreComplete(
@@ -265,16 +325,20 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
             ...(await saveArgs(next, saveOptions)),
           )
         : await redis.continuationStoreComplete(1, keyOf(claim.id), claim.token);
-      if (done !== 1) throw claimLost(claim);
+      if (done !== 1) throw await notHeld(claim);
     },
     async release(claim: Claim) {
-      if ((await redis.continuationStoreRelease(keyOf(claim.id), claim.token)) !== 1) throw claimLost(claim);
+      await ready();
+      if ((await redis.continuationStoreRelease(keyOf(claim.id), claim.token)) !== 1)
+        throw await notHeld(claim);
     },
     async fail(claim: Claim, error: string) {
+      await ready();
       if ((await redis.continuationStoreFail(keyOf(claim.id), claim.token, error)) !== 1)
-        throw claimLost(claim);
+        throw await notHeld(claim);
     },
     async retry(id: string) {
+      await ready();
       const result = await redis.continuationStoreRetry(keyOf(id));
       if (result === 1) return;
       // Only for the message: the script already refused atomically.
@@ -315,4 +379,12 @@ function summaryOf(fields: Fields, now: number): StoredSummary {
   // A completed record keeps the owner of the claim that completed it.
   if (status === 'completed' && fields.claim_owner !== null) summary.resumedBy = fields.claim_owner;
   return summary;
+}
+
+/** The error for a claim whose record is gone: the server lost it, no other worker took it. */
+function recordLost(claim: Claim): ContinuationError {
+  return new ContinuationError(
+    'RECORD_LOST',
+    `The record of continuation "${claim.id}" vanished from Redis while "${claim.owner}" held its claim: no other worker took it, the server lost it (a restart without persistence, a restore from an older snapshot, an eviction or a flush). Nothing was written.`,
+  );
 }

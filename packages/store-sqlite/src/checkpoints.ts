@@ -17,6 +17,7 @@ import {
 } from '@agent-continuations/core';
 import { decodeLogEntry, encodeLogEntry, leaseLost, runRefused } from '@agent-continuations/core/store-kit';
 import Database from 'better-sqlite3';
+import { withDiskFaults } from './disk-errors';
 import type { SqliteStore } from './sqlite-store';
 
 /** Options of {@link createSqliteCheckpointLog}. */
@@ -223,79 +224,82 @@ export function createSqliteCheckpointLog(options: SqliteCheckpointLogOptions): 
     },
   );
 
-  return {
-    async begin(start, lease) {
-      const token = crypto.randomUUID();
-      const now = Date.now();
-      const body = await encodeLogEntry(start, start.runId, encryption);
-      begin.immediate(start, body, lease, token, now);
-      return {
-        runId: start.runId,
-        owner: lease.owner,
-        token,
-        leaseUntil: new Date(now + lease.leaseMs).toISOString(),
-      };
+  return withDiskFaults(
+    {
+      async begin(start, lease) {
+        const token = crypto.randomUUID();
+        const now = Date.now();
+        const body = await encodeLogEntry(start, start.runId, encryption);
+        begin.immediate(start, body, lease, token, now);
+        return {
+          runId: start.runId,
+          owner: lease.owner,
+          token,
+          leaseUntil: new Date(now + lease.leaseMs).toISOString(),
+        };
+      },
+      async append(lease, entry) {
+        const body = await encodeLogEntry(entry, lease.runId, encryption);
+        append.immediate(lease, entry, body, Date.now());
+      },
+      async renew(lease) {
+        if (renew.run(Date.now(), lease.runId, lease.token).changes === 0) throw leaseLost(lease);
+      },
+      async fail(lease, error) {
+        if (fail.run(error, lease.runId, lease.token).changes === 0) throw leaseLost(lease);
+      },
+      async read(runId) {
+        return Promise.all(
+          readEntries.all(runId).map((row) => decodeLogEntry<CheckpointEntry>(row.body, runId, encryption)),
+        );
+      },
+      async status(runId) {
+        const row = selectRun.get(runId);
+        return row ? toRecord(row) : undefined;
+      },
+      async expired(filter = {}) {
+        return expired.all(Date.now(), filter.limit ?? 100).map((row) => row.run_id);
+      },
+      async takeOver(runId, lease) {
+        const token = crypto.randomUUID();
+        const now = Date.now();
+        const params = {
+          runId,
+          owner: lease.owner,
+          token,
+          leaseUntil: now + lease.leaseMs,
+          leaseMs: lease.leaseMs,
+          now,
+        };
+        if (takeOver.run(params).changes === 0)
+          throw runRefused(runId, 'it is not a running run with an expired lease');
+        return { runId, owner: lease.owner, token, leaseUntil: new Date(now + lease.leaseMs).toISOString() };
+      },
+      async appendWith(lease, entry, write) {
+        const store = write.store as Partial<SqliteStore>;
+        // Only a SQLite store on this very connection can write in the log's transaction.
+        if (store.database !== db || typeof store.prepareWrite !== 'function') return false;
+        const apply = await store.prepareWrite(write);
+        const body = await encodeLogEntry(entry, lease.runId, encryption);
+        append.immediate(lease, entry, body, Date.now(), apply);
+        return true;
+      },
+      async unsaved(filter = {}) {
+        return unsaved.all(filter.limit ?? 100).map((row) => row.run_id);
+      },
+      async markSaved(runId, suspensionId) {
+        markSaved.run(suspensionId, runId, suspensionId);
+      },
+      async size(runId) {
+        const row = size.get(runId)!;
+        return { entries: row.entries, bytes: row.bytes ?? 0 };
+      },
+      async close() {
+        if (owned) db.close();
+      },
     },
-    async append(lease, entry) {
-      const body = await encodeLogEntry(entry, lease.runId, encryption);
-      append.immediate(lease, entry, body, Date.now());
-    },
-    async renew(lease) {
-      if (renew.run(Date.now(), lease.runId, lease.token).changes === 0) throw leaseLost(lease);
-    },
-    async fail(lease, error) {
-      if (fail.run(error, lease.runId, lease.token).changes === 0) throw leaseLost(lease);
-    },
-    async read(runId) {
-      return Promise.all(
-        readEntries.all(runId).map((row) => decodeLogEntry<CheckpointEntry>(row.body, runId, encryption)),
-      );
-    },
-    async status(runId) {
-      const row = selectRun.get(runId);
-      return row ? toRecord(row) : undefined;
-    },
-    async expired(filter = {}) {
-      return expired.all(Date.now(), filter.limit ?? 100).map((row) => row.run_id);
-    },
-    async takeOver(runId, lease) {
-      const token = crypto.randomUUID();
-      const now = Date.now();
-      const params = {
-        runId,
-        owner: lease.owner,
-        token,
-        leaseUntil: now + lease.leaseMs,
-        leaseMs: lease.leaseMs,
-        now,
-      };
-      if (takeOver.run(params).changes === 0)
-        throw runRefused(runId, 'it is not a running run with an expired lease');
-      return { runId, owner: lease.owner, token, leaseUntil: new Date(now + lease.leaseMs).toISOString() };
-    },
-    async appendWith(lease, entry, write) {
-      const store = write.store as Partial<SqliteStore>;
-      // Only a SQLite store on this very connection can write in the log's transaction.
-      if (store.database !== db || typeof store.prepareWrite !== 'function') return false;
-      const apply = await store.prepareWrite(write);
-      const body = await encodeLogEntry(entry, lease.runId, encryption);
-      append.immediate(lease, entry, body, Date.now(), apply);
-      return true;
-    },
-    async unsaved(filter = {}) {
-      return unsaved.all(filter.limit ?? 100).map((row) => row.run_id);
-    },
-    async markSaved(runId, suspensionId) {
-      markSaved.run(suspensionId, runId, suspensionId);
-    },
-    async size(runId) {
-      const row = size.get(runId)!;
-      return { entries: row.entries, bytes: row.bytes ?? 0 };
-    },
-    async close() {
-      if (owned) db.close();
-    },
-  };
+    'SQLite checkpoint log',
+  );
 }
 
 function toRecord(row: RunRow): RunRecord {

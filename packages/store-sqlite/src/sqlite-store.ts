@@ -36,6 +36,7 @@ import {
   summarize,
 } from '@agent-continuations/core/store-kit';
 import Database from 'better-sqlite3';
+import { withDiskFaults } from './disk-errors';
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -209,125 +210,128 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     };
   };
 
-  return {
-    database: db,
-    table,
-    capabilities: { leases: true, expiry: true, multiProcess: !db.memory },
-    async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
-      upsert.run(await row(continuation, saveOptions));
-    },
-    async prepareWrite(write) {
-      const next = write.next && (await row(write.next, write.save ?? {}));
-      const { claim } = write;
-      if (claim) return () => completeWith(claim, next);
-      return () => void (next && upsert.run(next));
-    },
-    async load(id: string): Promise<StoredContinuation | undefined> {
-      const row = select.get({ id, now: Date.now() });
-      if (!row) return undefined;
-      return { ...summaryOf(row), continuation: await decodeStoredBody(row.body, row.id, encryption) };
-    },
-    async list(filter: ListFilter = {}): Promise<ListPage> {
-      const limit = listLimit(filter.limit);
-      const desc = listOrder(filter.order) === 'desc';
-      const params: Record<string, unknown> = { now: Date.now(), limit: limit + 1 };
-      const where: string[] = [];
-      if (filter.cursor !== undefined) {
-        where.push(desc ? 'seq < @from' : 'seq > @from');
-        params.from = Number(listCursor(filter.cursor));
-      }
-      if (filter.agentName !== undefined) {
-        where.push('agent_name = @agentName');
-        params.agentName = filter.agentName;
-      }
-      if (filter.runId !== undefined) {
-        where.push('run_id = @runId');
-        params.runId = filter.runId;
-      }
-      if (filter.status !== undefined) {
-        const statuses = ([] as StoredStatus[]).concat(filter.status);
-        statuses.forEach((status, i) => {
-          params[`status${i}`] = status;
+  return withDiskFaults(
+    {
+      database: db,
+      table,
+      capabilities: { leases: true, expiry: true, multiProcess: !db.memory },
+      async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
+        upsert.run(await row(continuation, saveOptions));
+      },
+      async prepareWrite(write) {
+        const next = write.next && (await row(write.next, write.save ?? {}));
+        const { claim } = write;
+        if (claim) return () => completeWith(claim, next);
+        return () => void (next && upsert.run(next));
+      },
+      async load(id: string): Promise<StoredContinuation | undefined> {
+        const row = select.get({ id, now: Date.now() });
+        if (!row) return undefined;
+        return { ...summaryOf(row), continuation: await decodeStoredBody(row.body, row.id, encryption) };
+      },
+      async list(filter: ListFilter = {}): Promise<ListPage> {
+        const limit = listLimit(filter.limit);
+        const desc = listOrder(filter.order) === 'desc';
+        const params: Record<string, unknown> = { now: Date.now(), limit: limit + 1 };
+        const where: string[] = [];
+        if (filter.cursor !== undefined) {
+          where.push(desc ? 'seq < @from' : 'seq > @from');
+          params.from = Number(listCursor(filter.cursor));
+        }
+        if (filter.agentName !== undefined) {
+          where.push('agent_name = @agentName');
+          params.agentName = filter.agentName;
+        }
+        if (filter.runId !== undefined) {
+          where.push('run_id = @runId');
+          params.runId = filter.runId;
+        }
+        if (filter.status !== undefined) {
+          const statuses = ([] as StoredStatus[]).concat(filter.status);
+          statuses.forEach((status, i) => {
+            params[`status${i}`] = status;
+          });
+          where.push(`${STATUS} IN (${statuses.map((_, i) => `@status${i}`).join(', ') || 'NULL'})`);
+        }
+        Object.entries(filter.metadata ?? {}).forEach(([key, value], i) => {
+          // Same JSON type and same value: `true` never matches `1`, and objects compare canonically.
+          where.push(
+            `json_type(metadata, @path${i}) IS json_type(@value${i}) AND json_extract(metadata, @path${i}) IS json_extract(@value${i}, '$')`,
+          );
+          params[`path${i}`] = `$.${JSON.stringify(key)}`;
+          params[`value${i}`] = canonicalJson(value);
         });
-        where.push(`${STATUS} IN (${statuses.map((_, i) => `@status${i}`).join(', ') || 'NULL'})`);
-      }
-      Object.entries(filter.metadata ?? {}).forEach(([key, value], i) => {
-        // Same JSON type and same value: `true` never matches `1`, and objects compare canonically.
-        where.push(
-          `json_type(metadata, @path${i}) IS json_type(@value${i}) AND json_extract(metadata, @path${i}) IS json_extract(@value${i}, '$')`,
-        );
-        params[`path${i}`] = `$.${JSON.stringify(key)}`;
-        params[`value${i}`] = canonicalJson(value);
-      });
-      const rows = db
-        .prepare<[Record<string, unknown>], Row>(
-          `SELECT seq, id, run_id, agent_name, metadata, created_at, expires_at, error, claim_owner, ${STATUS} AS status
+        const rows = db
+          .prepare<[Record<string, unknown>], Row>(
+            `SELECT seq, id, run_id, agent_name, metadata, created_at, expires_at, error, claim_owner, ${STATUS} AS status
            FROM ${table} WHERE ${where.join(' AND ') || '1'} ORDER BY seq ${desc ? 'DESC' : 'ASC'} LIMIT @limit`,
-        )
-        .all(params);
-      const page = rows.slice(0, limit);
-      const items = page.map(summaryOf);
-      return rows.length > limit ? { items, cursor: String(page[page.length - 1]!.seq) } : { items };
+          )
+          .all(params);
+        const page = rows.slice(0, limit);
+        const items = page.map(summaryOf);
+        return rows.length > limit ? { items, cursor: String(page[page.length - 1]!.seq) } : { items };
+      },
+      async delete(id: string) {
+        return remove.run(id).changes > 0;
+      },
+      async claim(id: string, claimOptions: ClaimOptions = {}): Promise<Claim> {
+        const now = Date.now();
+        const claim: Claim = {
+          id,
+          owner: claimOptions.owner ?? 'sqlite',
+          token: crypto.randomUUID(),
+          leaseUntil: new Date(now + (claimOptions.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
+        };
+        const params = {
+          id,
+          owner: claim.owner,
+          token: claim.token,
+          leaseUntil: Date.parse(claim.leaseUntil),
+          now,
+        };
+        // The UPDATE alone is atomic: when it wins, nothing else is needed. When it does not, the
+        // transaction tries again and reads why it was refused in the same write lock.
+        if (claimRow.run(params).changes === 1) return claim;
+        const refusal = claimOrRefusal.immediate(params);
+        if (refusal === undefined) return claim;
+        throw claimRefused(
+          id,
+          refusal ? refusal.status : 'missing',
+          refusal && summaryOf(refusal).expiresAt,
+          refusal?.error,
+        );
+      },
+      async renew(claim: Claim, renewOptions: RenewOptions = {}): Promise<Claim> {
+        const leaseUntil = Date.now() + (renewOptions.leaseMs ?? DEFAULT_LEASE_MS);
+        if (renewRow.run({ id: claim.id, token: claim.token, leaseUntil }).changes === 0)
+          throw claimLost(claim);
+        return { ...claim, leaseUntil: new Date(leaseUntil).toISOString() };
+      },
+      async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
+        const { next, ...saveOptions } = completeOptions;
+        if (!next) {
+          if (completeRow.run({ id: claim.id, token: claim.token }).changes === 0) throw claimLost(claim);
+          return;
+        }
+        completeWith.immediate(claim, await row(next, saveOptions));
+      },
+      async release(claim: Claim) {
+        if (releaseRow.run({ id: claim.id, token: claim.token }).changes === 0) throw claimLost(claim);
+      },
+      async fail(claim: Claim, error: string) {
+        if (failRow.run({ id: claim.id, token: claim.token, error }).changes === 0) throw claimLost(claim);
+      },
+      async retry(id: string) {
+        if (retryRow.run(id).changes === 1) return;
+        const current = select.get({ id, now: Date.now() });
+        throw retryRefused(id, current ? current.status : 'missing');
+      },
+      async close() {
+        if (!options.database && db.open) db.close();
+      },
     },
-    async delete(id: string) {
-      return remove.run(id).changes > 0;
-    },
-    async claim(id: string, claimOptions: ClaimOptions = {}): Promise<Claim> {
-      const now = Date.now();
-      const claim: Claim = {
-        id,
-        owner: claimOptions.owner ?? 'sqlite',
-        token: crypto.randomUUID(),
-        leaseUntil: new Date(now + (claimOptions.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
-      };
-      const params = {
-        id,
-        owner: claim.owner,
-        token: claim.token,
-        leaseUntil: Date.parse(claim.leaseUntil),
-        now,
-      };
-      // The UPDATE alone is atomic: when it wins, nothing else is needed. When it does not, the
-      // transaction tries again and reads why it was refused in the same write lock.
-      if (claimRow.run(params).changes === 1) return claim;
-      const refusal = claimOrRefusal.immediate(params);
-      if (refusal === undefined) return claim;
-      throw claimRefused(
-        id,
-        refusal ? refusal.status : 'missing',
-        refusal && summaryOf(refusal).expiresAt,
-        refusal?.error,
-      );
-    },
-    async renew(claim: Claim, renewOptions: RenewOptions = {}): Promise<Claim> {
-      const leaseUntil = Date.now() + (renewOptions.leaseMs ?? DEFAULT_LEASE_MS);
-      if (renewRow.run({ id: claim.id, token: claim.token, leaseUntil }).changes === 0)
-        throw claimLost(claim);
-      return { ...claim, leaseUntil: new Date(leaseUntil).toISOString() };
-    },
-    async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
-      const { next, ...saveOptions } = completeOptions;
-      if (!next) {
-        if (completeRow.run({ id: claim.id, token: claim.token }).changes === 0) throw claimLost(claim);
-        return;
-      }
-      completeWith.immediate(claim, await row(next, saveOptions));
-    },
-    async release(claim: Claim) {
-      if (releaseRow.run({ id: claim.id, token: claim.token }).changes === 0) throw claimLost(claim);
-    },
-    async fail(claim: Claim, error: string) {
-      if (failRow.run({ id: claim.id, token: claim.token, error }).changes === 0) throw claimLost(claim);
-    },
-    async retry(id: string) {
-      if (retryRow.run(id).changes === 1) return;
-      const current = select.get({ id, now: Date.now() });
-      throw retryRefused(id, current ? current.status : 'missing');
-    },
-    async close() {
-      if (!options.database && db.open) db.close();
-    },
-  };
+    'SQLite store',
+  );
 }
 
 function summaryOf(row: Row): StoredSummary {

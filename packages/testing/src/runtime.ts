@@ -42,6 +42,7 @@ export {
   durablePlanInput,
   durableTestAgent,
 } from './durable-agent';
+export { freePort } from './free-port';
 // The scripted OpenAI-compatible HTTP server.
 export {
   type RecordedRequest,

@@ -106,13 +106,20 @@ export interface WebhookNotifierOptions {
   headers?: Record<string, string>;
   /** The `fetch` to use; the global one by default. */
   fetch?: typeof fetch;
+  /** How long one attempt may take before it is abandoned (and retried); 10 s by default. */
+  timeoutMs?: number;
+  /**
+   * How long the whole delivery may take, attempts and backoff together, before it gives up with
+   * `NOTIFY_FAILED`; 30 s by default. No retry starts that could not end within it.
+   */
+  budgetMs?: number;
 }
 
 /**
  * An `onSuspend` hook that POSTs each notice as JSON to `url`. The body is signed with the secret
  * over `<timestamp>.<body>`, so a receiver can check it and refuse replays; a network error, a
- * 429 or a 5xx is retried with exponential backoff, any other non-2xx fails at once. After the
- * last attempt it throws `NOTIFY_FAILED`.
+ * 429, a 5xx or an attempt past `timeoutMs` is retried with exponential backoff, any other non-2xx
+ * fails at once. After the last attempt, or once `budgetMs` is spent, it throws `NOTIFY_FAILED`.
  *
  * @example
  * ```ts
@@ -125,6 +132,8 @@ export function createWebhookNotifier(
 ): (notice: SuspendNotice) => Promise<void> {
   const retries = options.retries ?? 4;
   const backoffMs = options.backoffMs ?? 500;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const budgetMs = options.budgetMs ?? 30_000;
   const send = options.fetch ?? fetch;
   const secret =
     typeof options.secret === 'string' ? new TextEncoder().encode(options.secret) : options.secret;
@@ -137,9 +146,18 @@ export function createWebhookNotifier(
   );
   return async (notice) => {
     const body = JSON.stringify(notice);
+    const giveUpAt = Date.now() + budgetMs;
     let last = '';
     for (let attempt = 0; attempt <= retries; attempt++) {
-      if (attempt > 0) await new Promise((done) => setTimeout(done, backoffMs * 2 ** (attempt - 1)));
+      if (attempt > 0) {
+        const delay = backoffMs * 2 ** (attempt - 1);
+        if (Date.now() + delay >= giveUpAt) {
+          last += ` (gave up: its ${budgetMs} ms budget would run out)`;
+          break;
+        }
+        await new Promise((done) => setTimeout(done, delay));
+      }
+      const attemptMs = Math.min(timeoutMs, giveUpAt - Date.now());
       const timestamp = String(Date.now());
       const signature = await crypto.subtle.sign(
         'HMAC',
@@ -157,12 +175,19 @@ export function createWebhookNotifier(
             'x-agent-continuations-signature': `v1=${base64UrlEncode(new Uint8Array(signature))}`,
           },
           body,
+          signal: AbortSignal.timeout(Math.max(1, attemptMs)),
         });
       } catch (error) {
-        last = error instanceof Error ? error.message : String(error);
+        const timedOut =
+          error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+        last = timedOut
+          ? `no answer within ${attemptMs} ms`
+          : error instanceof Error
+            ? error.message
+            : String(error);
         continue;
       }
-      await response.body?.cancel();
+      await response.body?.cancel().catch(() => undefined);
       if (response.ok) return;
       last = `HTTP ${response.status}`;
       if (response.status !== 429 && response.status < 500) break;

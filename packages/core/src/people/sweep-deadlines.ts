@@ -26,7 +26,10 @@ export interface SweepOptions extends NotifyOptions {
   onDeadline?: DeadlineAction | ((action: Action, continuation: Continuation) => DeadlineAction);
   /** The rejection reason the model reads; "No decision was made before the deadline." by default. */
   reason?: string;
-  /** The time to sweep at; now by default (tests pass a controllable clock). */
+  /**
+   * The time to sweep at. By default the store's clock (`store.now()`, the database's, where the
+   * store has one), else this process's: the one clock to inject for stores without a server.
+   */
   now?: Date;
   /**
    * Actions already escalated, as `continuationId action-id` keys: an action is escalated once per
@@ -48,7 +51,10 @@ export interface SweepReport {
   escalated: Array<{ continuationId: string; actionIds: string[] }>;
   /** Runs that someone else claimed first (a person deciding, another sweeper): left to them. */
   skipped: string[];
-  /** Runs whose resume failed, with the error. */
+  /**
+   * Runs whose resume or escalation failed, with the error. A failed escalation is not marked
+   * escalated, so the next sweep tries it again; the sweep goes on with the other runs either way.
+   */
   failed: Array<{ continuationId: string; error: unknown }>;
 }
 
@@ -68,7 +74,8 @@ const DEFAULT_REASON = 'No decision was made before the deadline.';
  * ```
  */
 export async function sweepDeadlines(options: SweepOptions): Promise<SweepReport> {
-  const now = (options.now ?? new Date()).getTime();
+  if (options.onDeadline === 'escalate' && !options.onSuspend) throw escalationUnheard();
+  const now = (options.now ?? (await options.store.now?.()) ?? new Date()).getTime();
   const report: SweepReport = { rejected: [], escalated: [], skipped: [], failed: [] };
   let cursor: string | undefined;
   do {
@@ -99,7 +106,11 @@ async function sweepOne(options: SweepOptions, id: string, now: number, report: 
     const choice = typeof choose === 'function' ? choose(action, continuation) : choose;
     (choice === 'escalate' ? toEscalate : toReject).push(action);
   }
-  await escalate(options, continuation, toEscalate, report);
+  try {
+    await escalate(options, continuation, toEscalate, report);
+  } catch (error) {
+    report.failed.push({ continuationId: id, error });
+  }
   if (toReject.length === 0) return;
   const agent = options.agents[continuation.agent.name];
   if (!agent) {
@@ -135,12 +146,7 @@ async function escalate(
 ): Promise<void> {
   const fresh = actions.filter((action) => !options.escalated?.has(`${continuation.id} ${action.id}`));
   if (fresh.length === 0) return;
-  if (!options.onSuspend) {
-    throw new ContinuationError(
-      'INVALID_OPERATION',
-      'Escalating a deadline notifies again: give the sweeper onSuspend.',
-    );
-  }
+  if (!options.onSuspend) throw escalationUnheard();
   const notice = await suspendNotice(continuation, {
     reason: 'escalated',
     only: fresh.map((action) => action.id),
@@ -149,4 +155,11 @@ async function escalate(
   await options.onSuspend(notice);
   for (const action of fresh) options.escalated?.add(`${continuation.id} ${action.id}`);
   report.escalated.push({ continuationId: continuation.id, actionIds: fresh.map((action) => action.id) });
+}
+
+function escalationUnheard(): ContinuationError {
+  return new ContinuationError(
+    'INVALID_OPERATION',
+    'Escalating a deadline notifies again: give the sweeper onSuspend.',
+  );
 }

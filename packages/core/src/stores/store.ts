@@ -184,6 +184,13 @@ export interface ContinuationStore {
    * ```
    */
   retry(id: string): Promise<void>;
+  /**
+   * The store's clock, for stores with a server that keeps one (Postgres `now()`, Redis `TIME`):
+   * the deadline sweeper judges deadlines by it, as leases and expiries are, so that workers with
+   * skewed clocks agree. Stores without one (in memory, SQLite) leave it out, and the sweeper uses
+   * its injectable `now` or the process clock.
+   */
+  now?(): Promise<Date>;
   close?(): Promise<void>;
 }
 

@@ -51,6 +51,13 @@ export type AgentDefinition =
 /** Options of {@link createWorker}. */
 export interface WorkerOptions extends QueueOptions {
   /**
+   * Seconds a job may stay active before pg-boss hands it to another worker. With a checkpoint log
+   * it is twice `leaseMs` by default (a second worker finds a live run's lease and does nothing, and
+   * the jobs of a worker that died after fetching them come back that soon); without one,
+   * {@link DEFAULT_JOB_EXPIRY_SECONDS} (1 h), above the longest healthy run.
+   */
+  expireInSeconds?: number;
+  /**
    * The runtime the worker runs jobs with (its store, log, seal, links, deadlines, notices and
    * owner), shared with the app and the console. Its agents get the worker's shutdown as an
    * `onAbort` predicate on every run. Instead of `store`, `agents`, `checkpoints`, `onSuspend`,
@@ -92,7 +99,8 @@ export interface WorkerOptions extends QueueOptions {
   onResult?: (result: RunResult<unknown>) => void;
   /**
    * Told of each run that suspends waiting for people (after it is saved), with approval links
-   * when `links` is given, e.g. `createWebhookNotifier(...)`. Its errors go to `onError`.
+   * when `links` is given, e.g. `createWebhookNotifier(...)`. It runs beside the job, which does
+   * not wait for it; its errors go to `onError`.
    */
   onSuspend?: OnSuspend;
   /** Sign approve and reject links into the notices of `onSuspend`. */
@@ -109,6 +117,12 @@ export interface WorkerOptions extends QueueOptions {
     /** The rejection reason the model reads. */
     reason?: string;
   };
+  /**
+   * Migrate the store and the log (when they have a `migrate()`, as the Postgres ones do) before
+   * taking jobs; `true` by default. A current schema is checked without taking any lock; a
+   * migration that cannot get its lock in time fails `start()` with `STORE_UNAVAILABLE`.
+   */
+  migrate?: boolean;
   /** Called with errors the worker survives (a failed job is retried by pg-boss). */
   onError?: (error: unknown) => void;
 }
@@ -147,29 +161,64 @@ export function createWorker(options: WorkerOptions): Worker {
   const id = options.runtime?.owner ?? options.id ?? `worker-${crypto.randomUUID()}`;
   const shutdown = new AbortController();
   const leaseMs = options.leaseMs ?? 30_000;
-  const expireInSeconds = options.expireInSeconds ?? DEFAULT_JOB_EXPIRY_SECONDS;
+  const logged = options.runtime ? options.runtime.log !== undefined : options.checkpoints !== undefined;
+  // With a log, a job handed to a second worker finds its run's lease alive and does nothing, so
+  // the job of a worker that died after fetching it may come back after twice the lease.
+  const expireInSeconds =
+    options.expireInSeconds ?? (logged ? Math.ceil((2 * leaseMs) / 1000) : DEFAULT_JOB_EXPIRY_SECONDS);
+  const queueOptions: QueueOptions =
+    options.expireInSeconds === undefined && !logged ? options : { ...options, expireInSeconds };
   if (expireInSeconds * 1000 < 2 * leaseMs) {
     throw new ContinuationError(
       'INVALID_OPERATION',
       `expireInSeconds (${expireInSeconds}) must be at least twice leaseMs (${leaseMs} ms): pg-boss would hand a healthy run's job to another worker.`,
     );
   }
-  const runtime = options.runtime ?? ownRuntime(options, id, shutdown.signal);
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    return work.finally(() => inFlight.delete(work));
+  };
+  const runtime = options.runtime ?? ownRuntime(options, id, shutdown.signal, track);
   const { store, log } = runtime;
   // A given runtime's agents suspend at their next step once the worker shuts down.
   const stopping = options.runtime ? { suspendWhen: [onAbort(shutdown.signal)] } : {};
   const ownBoss = !options.boss;
   const boss =
-    options.boss ?? new PgBoss({ connectionString: options.connectionString!, ...options.bossOptions });
-  const inFlight = new Set<Promise<unknown>>();
+    options.boss ??
+    new PgBoss({
+      connectionString: options.connectionString!,
+      // Expired jobs are handed back by pg-boss's maintenance: as often as they may expire.
+      maintenanceIntervalSeconds: Math.max(1, Math.min(120, Math.ceil(expireInSeconds / 2))),
+      ...options.bossOptions,
+    });
   let client: JobClient | undefined;
-  let recovering: ReturnType<typeof setInterval> | undefined;
-  let sweeping: ReturnType<typeof setInterval> | undefined;
+  const loops: Array<() => void> = [];
   let started: Promise<void> | undefined;
   const durable = { leaseMs, ...stopping };
-  const track = <T>(work: Promise<T>): Promise<T> => {
-    inFlight.add(work);
-    return work.finally(() => inFlight.delete(work));
+  /**
+   * Run `work` every `ms` after the previous round ended, never two rounds at once (a round stuck
+   * on the database does not pile up more behind it). Returns the function that stops it.
+   */
+  const every = (ms: number, work: () => Promise<void>) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const round = async () => {
+      await track(work()).catch((error) => options.onError?.(error));
+      if (!stopped) timer = setTimeout(round, ms);
+    };
+    timer = setTimeout(round, ms);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  };
+
+  /** Bring the store's and the log's schema up to date (each checks its version first, locking nothing). */
+  const migrateAll = async () => {
+    for (const part of [store, log] as Array<{ migrate?: () => Promise<void> } | undefined>) {
+      if (typeof part?.migrate === 'function') await part.migrate();
+    }
   };
 
   /**
@@ -277,7 +326,10 @@ export function createWorker(options: WorkerOptions): Worker {
         return;
       }
       // Nothing ran and the claim went back (the store was unreachable, say): retry the job later.
-      if (!isContinuationError(error) && (await store.load(job.continuationId))?.status === 'suspended')
+      if (
+        (!isContinuationError(error) || isContinuationError(error, 'STORE_UNAVAILABLE')) &&
+        (await store.load(job.continuationId))?.status === 'suspended'
+      )
         throw error;
       // Otherwise the record is settled (bad decisions, the last good state saved, marked failed),
       // or, with a log, the run is the log's: the recovery sweep goes on from its last step and
@@ -320,14 +372,43 @@ export function createWorker(options: WorkerOptions): Worker {
     }
   };
 
-  const batch =
-    <T>(handle: (job: T) => Promise<unknown>) =>
-    async (jobs: PgBoss.Job<T>[]) => {
-      const outcomes = await track(Promise.allSettled(jobs.map((job) => handle(job.data))));
-      const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
-      // pg-boss retries the whole batch; every handler above is safe to run again.
-      if (failed.length > 0) throw (failed[0] as PromiseRejectedResult).reason;
-    };
+  /**
+   * Take jobs of queue `name` until the worker stops: fetch a batch, run its jobs concurrently,
+   * then complete or fail each one by itself (every handler above is safe to run again). A call to
+   * the queue that fails (the database is down) is reported and the loop goes on, so that no
+   * error escapes unawaited; a job it could not settle comes back after its expiry.
+   */
+  const take = async <T extends object>(name: string, handle: (job: T) => Promise<unknown>) => {
+    const batchSize = options.batchSize ?? 20;
+    const idleMs = (options.pollingIntervalSeconds ?? 1) * 1000;
+    while (!shutdown.signal.aborted) {
+      let jobs: PgBoss.Job<T>[] = [];
+      try {
+        jobs = (await boss.fetch<T>(name, { batchSize })) ?? [];
+      } catch (error) {
+        options.onError?.(error);
+      }
+      if (jobs.length === 0) {
+        await pause(idleMs, shutdown.signal);
+        continue;
+      }
+      await track(
+        Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await handle(job.data);
+              await boss.complete(name, job.id);
+            } catch (error) {
+              await boss.fail(name, job.id, failure(error)).catch((settling: unknown) => {
+                options.onError?.(settling);
+              });
+            }
+          }),
+        ),
+      ).catch((error: unknown) => options.onError?.(error));
+    }
+  };
+  const taking: Promise<void>[] = [];
 
   return {
     id,
@@ -338,37 +419,20 @@ export function createWorker(options: WorkerOptions): Worker {
           boss.on('error', (error) => options.onError?.(error));
           await boss.start();
         }
-        const names = await createQueues(boss, options);
-        client = await createJobClient(boss, options);
-        const work = {
-          batchSize: options.batchSize ?? 20,
-          pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
-        };
-        await boss.work<RunJob>(names.run, work, batch(runJob));
-        await boss.work<ResumeJob>(names.resume, work, batch(resumeJob));
-        if (log) {
-          recovering = setInterval(
-            () => void track(sweep()).catch((error) => options.onError?.(error)),
-            options.recoverIntervalMs ?? 1000,
-          );
-        }
-        if (options.deadlines) {
-          sweeping = setInterval(
-            () => void track(sweepOverdue()).catch((error) => options.onError?.(error)),
-            options.deadlines.intervalMs ?? 60_000,
-          );
-        }
+        if (options.migrate !== false) await migrateAll();
+        const names = await createQueues(boss, queueOptions);
+        client = await createJobClient(boss, queueOptions);
+        taking.push(take<RunJob>(names.run, runJob), take<ResumeJob>(names.resume, resumeJob));
+        if (log) loops.push(every(options.recoverIntervalMs ?? 1000, sweep));
+        if (options.deadlines) loops.push(every(options.deadlines.intervalMs ?? 60_000, sweepOverdue));
       })();
       await started;
     },
     async stop() {
       // Agents suspend at their next step boundary; their handlers save them and enqueue the resume.
       shutdown.abort();
-      if (recovering) clearInterval(recovering);
-      if (sweeping) clearInterval(sweeping);
-      const names = await createQueues(boss, options);
-      await boss.offWork(names.run);
-      await boss.offWork(names.resume);
+      for (const stopLoop of loops.splice(0)) stopLoop();
+      await Promise.all(taking.splice(0));
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
       if (ownBoss) await boss.stop({ graceful: true, wait: true, timeout: 5_000 });
     },
@@ -385,9 +449,15 @@ export function createWorker(options: WorkerOptions): Worker {
 
 /**
  * The runtime a worker builds from its own options: agents built with its shutdown signal, and
- * notices whose failure goes to `onError` (the run is saved; a retried job would not notify).
+ * notices sent beside the job, not in its way (a slow receiver holds up no run; `stop()` waits for
+ * them), whose failure goes to `onError` (the run is saved; a retried job would not notify).
  */
-function ownRuntime(options: WorkerOptions, id: string, shutdown: AbortSignal): Runtime {
+function ownRuntime(
+  options: WorkerOptions,
+  id: string,
+  shutdown: AbortSignal,
+  track: (work: Promise<unknown>) => Promise<unknown>,
+): Runtime {
   if (!options.store || !options.agents) {
     throw new ContinuationError('INVALID_OPERATION', 'createWorker needs a runtime, or a store and agents.');
   }
@@ -404,14 +474,38 @@ function ownRuntime(options: WorkerOptions, id: string, shutdown: AbortSignal): 
     ...(options.links ? { links: options.links } : {}),
     ...(onSuspend
       ? {
-          notify: async (notice) => {
-            try {
-              await onSuspend(notice);
-            } catch (error) {
-              options.onError?.(error);
-            }
+          notify: (notice) => {
+            void track(
+              (async () => {
+                try {
+                  await onSuspend(notice);
+                } catch (error) {
+                  options.onError?.(error);
+                }
+              })(),
+            );
           },
         }
       : {}),
   });
+}
+
+/** Wait `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** What a failed job records in pg-boss: the error's message and code. */
+function failure(error: unknown): object {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const { code } = error as { code?: unknown };
+  return { message: error.message, ...(typeof code === 'string' ? { code } : {}) };
 }

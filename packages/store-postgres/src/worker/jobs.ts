@@ -25,12 +25,11 @@ export function queueNames(prefix: string): { run: string; resume: string } {
 }
 
 /**
- * A job's expiry by default: one hour. A worker that died is found by its lease (`leaseMs`, seconds)
- * and its runs are recovered from the checkpoint log by the others, not by job expiry, so the expiry
- * is only a backstop: it must exceed the longest healthy run, so that a slow run's job is never
- * handed to a second worker. (If it is, the second worker finds the run's lease or claim alive and
- * does nothing; only a run job without a checkpoint log could run twice.) The job of a worker that
- * died before it began its run comes back after the expiry.
+ * A job's expiry by default without a checkpoint log: one hour, above the longest healthy run, so
+ * that a slow run's job is never handed to a second worker (a run job without a log could run
+ * twice). A worker with a log uses twice its lease instead (see `WorkerOptions.expireInSeconds`):
+ * there a second worker finds the run's lease or claim alive and does nothing, and the jobs of a
+ * worker that died after fetching them, before it began them, come back that soon.
  */
 export const DEFAULT_JOB_EXPIRY_SECONDS = 60 * 60;
 
