@@ -221,7 +221,8 @@ export function runBody(options: {
   };
   continuation: Continuation;
   actions: ActionView[];
-  csrf: string;
+  /** The decide form's target, with its CSRF token. */
+  postTo: string;
   /** Form values to show instead of the continuation's (a form sent back with errors). */
   submitted?: (name: string) => string | undefined;
   errors?: string[];
@@ -257,8 +258,7 @@ ${
     ? html`<p>None.</p>`
     : stored.status !== 'suspended'
       ? html`<ul>${options.actions.map((view) => html`<li>${chainText(view.action)} <code>${jsonLine(view.action.args)}</code>${view.action.deadline ? html` ${dueText(view.action.deadline, options.now)}` : ''}</li>`)}</ul><p class="muted">This continuation is ${stored.status}; nothing can be decided on it.</p>`
-      : html`<form method="post" action="${base}/runs/${encodeURIComponent(stored.id)}/decide">
-<input type="hidden" name="csrf" value="${options.csrf}">
+      : html`<form method="post" action="${options.postTo}">
 ${options.actions.map((view) => actionFieldset(view, value, options.actions.length === 1, options.now))}
 <button type="submit">Submit decisions</button>
 </form>`
@@ -405,7 +405,7 @@ export function linkBody(options: {
   chain: ChainLevel[];
   kind: 'approve' | 'reject';
   expiresAt: string;
-  csrf: string;
+  /** The form's target, with its CSRF token. */
   postTo: string;
 }): Html {
   const { action, kind } = options;
@@ -418,7 +418,6 @@ ${options.chain.map(
 </ol>
 <p class="muted">The link expires at <time datetime="${options.expiresAt}">${options.expiresAt}</time>.</p>
 <form method="post" action="${options.postTo}">
-<input type="hidden" name="csrf" value="${options.csrf}">
 ${kind === 'reject' ? html`<label for="link-reason">Reason</label><input type="text" id="link-reason" name="reason">` : ''}
 <button type="submit">${kind === 'approve' ? 'Approve' : 'Reject'}</button>
 </form>

@@ -5,10 +5,11 @@
 import type { Action, Continuation, Decision, Decisions, JsonValue } from '@agent-continuations/core';
 import { Hono } from 'hono';
 import { alreadyDecided, apply } from '../apply';
-import type { ConsoleContext } from '../context';
+import { type ConsoleContext, runInfo } from '../context';
+import type { FormFields } from '../form-body';
 import type { DecisionChoice, Identity } from '../options';
 import { argsFromForm, checkSchema } from '../schema-form';
-import { type AgentsByName, actionSchema } from '../tools';
+import { actionSchema } from '../tools';
 import { type ActionView, messagePage } from '../views';
 import { actionViews, renderRun } from './run';
 
@@ -17,8 +18,8 @@ export function decidePage(ctx: ConsoleContext): Hono {
   const { base } = ctx;
   return new Hono().post('/runs/:id/decide', async (c) => {
     const id = c.req.param('id');
-    const form = await c.req.parseBody();
-    if (!(await ctx.csrfChecked(c, form))) {
+    // The origin and the token of the form's URL, then the gate, all before the body is read.
+    if (!(await ctx.csrfChecked(c))) {
       return c.html(
         messagePage(base, 'Not allowed', [
           'The form is stale or was not sent from this console: reload the page and try again.',
@@ -26,21 +27,30 @@ export function decidePage(ctx: ConsoleContext): Hono {
         403,
       );
     }
-    const stored = await ctx.store.load(id);
-    if (!stored)
-      return c.html(messagePage(base, 'Not found', [`No continuation "${id}" in the store.`]), 404);
+    const gated = await ctx.gate(c, id);
+    if (!gated.ok) return gated.response;
+    const { stored } = gated;
+    const read = await ctx.form(c);
+    if (!read.ok) return read.response;
+    const { form } = read;
     if (stored.status === 'expired') {
       return c.html(
         messagePage(base, 'Expired', ['This run waited past its deadline; nothing was applied.']),
         410,
       );
     }
-    if (stored.status !== 'suspended') return alreadyDecided(ctx, c, id);
+    if (stored.status !== 'suspended') return alreadyDecided(ctx, c, stored);
     const identities = new Map<string, Identity>();
     const { decisions, choices, errors } = decisionsFromForm(ctx, stored.continuation, form);
     // Every decided action is authorized on its own, before anything runs.
     for (const [action, choice] of choices) {
-      const identity = await ctx.allow(c, { kind: 'decide', continuationId: id, action, decision: choice });
+      const identity = await ctx.allow(c, {
+        kind: 'decide',
+        continuationId: id,
+        run: runInfo(stored),
+        action,
+        decision: choice,
+      });
       if (!identity) return ctx.refuse(c);
       decisions[action.id]!.by = identity.id;
       identities.set(action.id, identity);
@@ -60,7 +70,7 @@ export function decidePage(ctx: ConsoleContext): Hono {
 function decisionsFromForm(
   ctx: ConsoleContext,
   continuation: Continuation,
-  form: Record<string, unknown>,
+  form: FormFields,
 ): { decisions: Decisions; choices: Array<[Action, DecisionChoice]>; errors: string[] } {
   const read = (name: string) => {
     const value = Object.hasOwn(form, name) ? form[name] : undefined;
@@ -79,6 +89,10 @@ function decisionsFromForm(
       continue;
     }
     const reason = read(`reason:${action.id}`)?.trim();
+    if (reason && reason.length > ctx.maxReasonLength) {
+      errors.push(`${where}: the reason is longer than ${ctx.maxReasonLength} characters.`);
+      continue;
+    }
     let decision: Decision;
     if (choice === 'approve') decision = { type: 'approve' };
     else if (choice === 'reject') decision = { type: 'reject' };
@@ -88,9 +102,13 @@ function decisionsFromForm(
         errors.push(...answer.errors.map((error) => `${where}: ${error}`));
         continue;
       }
+      if (tooLarge(ctx, answer.value)) {
+        errors.push(`${where}: the answer is larger than ${ctx.maxArgsBytes} bytes of JSON.`);
+        continue;
+      }
       decision = { type: 'input', value: answer.value };
     } else {
-      const schema = actionSchema(ctx.agents as AgentsByName | undefined, continuation, action);
+      const schema = actionSchema(ctx.agentNamed, continuation, action);
       let args: JsonValue;
       if (view.fields) {
         const parsed = argsFromForm(view.fields, (name) => read(`arg:${action.id}:${name}`), action.args);
@@ -106,6 +124,10 @@ function decisionsFromForm(
           errors.push(`${where}: the arguments are not valid JSON.`);
           continue;
         }
+      }
+      if (tooLarge(ctx, args)) {
+        errors.push(`${where}: the edited arguments are larger than ${ctx.maxArgsBytes} bytes of JSON.`);
+        continue;
       }
       const problems = schema ? checkSchema(args, schema) : [];
       if (problems.length) {
@@ -128,7 +150,7 @@ function decisionsFromForm(
  */
 function answerFromForm(
   view: ActionView,
-  form: Record<string, unknown>,
+  form: FormFields,
   read: (name: string) => string | undefined,
 ): { value: JsonValue; errors: string[] } {
   const id = view.action.id;
@@ -149,7 +171,12 @@ function answerFromForm(
   return { value, errors: schema ? checkSchema(value, schema, 'answer') : [] };
 }
 
-function hasPrefix(form: Record<string, unknown>, prefix: string): boolean {
+/** Is `value` larger, as JSON, than the console's bound on edited arguments and answers? */
+function tooLarge(ctx: ConsoleContext, value: JsonValue): boolean {
+  return new TextEncoder().encode(JSON.stringify(value)).byteLength > ctx.maxArgsBytes;
+}
+
+function hasPrefix(form: FormFields, prefix: string): boolean {
   return Object.keys(form).some((key) => key.startsWith(prefix));
 }
 

@@ -7,8 +7,8 @@ import { type Context, Hono } from 'hono';
 import type { ConsoleContext } from '../context';
 import type { DecisionChoice } from '../options';
 import { formFields } from '../schema-form';
-import { type AgentsByName, actionChain, actionResponseSchema, actionSchema, subAgentRuns } from '../tools';
-import { type ActionView, messagePage, page, runBody } from '../views';
+import { actionChain, actionDescription, actionResponseSchema, actionSchema, subAgentRuns } from '../tools';
+import { type ActionView, page, runBody } from '../views';
 
 const outcomes: Record<string, string> = {
   completed: 'The run completed.',
@@ -20,20 +20,17 @@ const outcomes: Record<string, string> = {
 /** The run view as a Hono sub-app. */
 export function runPage(ctx: ConsoleContext): Hono {
   return new Hono().get('/runs/:id', async (c) => {
-    const id = c.req.param('id');
-    if (!(await ctx.allow(c, { kind: 'read', continuationId: id }))) return ctx.refuse(c);
-    const stored = await ctx.store.load(id);
-    if (!stored)
-      return c.html(messagePage(ctx.base, 'Not found', [`No continuation "${id}" in the store.`]), 404);
+    const gated = await ctx.gate(c, c.req.param('id'));
+    if (!gated.ok) return gated.response;
     const outcome = c.req.query('outcome');
     const notice = outcome && Object.hasOwn(outcomes, outcome) ? outcomes[outcome] : undefined;
-    return renderRun(ctx, c, stored, notice ? { notice } : {});
+    return renderRun(ctx, c, gated.stored, notice ? { notice } : {});
   });
 }
 
 /** Each pending action with what its form may offer: the allowed decisions, the inputs. */
 export function actionViews(ctx: ConsoleContext, continuation: Continuation): ActionView[] {
-  const agents = ctx.agents as AgentsByName | undefined;
+  const agents = ctx.agentNamed;
   const policies = ctx.options.policies?.(continuation) ?? {};
   return listActions(continuation).map((action) => {
     const policy = Object.hasOwn(policies, action.id) ? policies[action.id] : undefined;
@@ -52,7 +49,8 @@ export function actionViews(ctx: ConsoleContext, continuation: Continuation): Ac
       const answerFields = formFields(response);
       if (answerFields) view.answerFields = answerFields;
     }
-    const description = action.description ?? policy?.description;
+    const description =
+      action.description ?? policy?.description ?? actionDescription(agents, continuation, action);
     if (description) view.description = description;
     return view;
   });
@@ -63,7 +61,7 @@ export async function renderRun(
   ctx: ConsoleContext,
   c: Context,
   stored: StoredContinuation,
-  extra: { errors?: string[]; submitted?: Record<string, unknown>; notice?: string } = {},
+  extra: { errors?: string[]; submitted?: Record<string, string>; notice?: string } = {},
   status: 200 | 422 = 200,
 ) {
   const later = stored.status === 'suspended' ? undefined : await laterContinuation(ctx, stored);
@@ -73,7 +71,7 @@ export async function renderRun(
     stored,
     continuation: stored.continuation,
     actions: actionViews(ctx, stored.continuation),
-    csrf: await ctx.formToken(c),
+    postTo: await ctx.formAction(c, `${ctx.base}/runs/${encodeURIComponent(stored.id)}/decide`),
     ...(submitted
       ? {
           submitted: (name: string) => {
