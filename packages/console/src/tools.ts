@@ -167,3 +167,23 @@ export function subAgentRuns(
   }
   return found;
 }
+
+/** What the agent that owns `action` was asked: the first user message of its run, as text. */
+export function actionRequest(continuation: Continuation, action: Action): string | undefined {
+  let current: Continuation | undefined = continuation;
+  for (const segment of action.path.slice(0, -1)) {
+    const entry: PendingEntry | undefined = current?.pending.find(
+      (pending) => pending.toolCallId === segment.toolCallId,
+    );
+    current = entry?.kind === 'agent' ? entry.child : undefined;
+  }
+  const message = current?.messages.find((each) => each.role === 'user');
+  if (!message) return undefined;
+  if (typeof message.content === 'string') return message.content;
+  const parts = message.content as Array<{ type: string; text?: unknown }>;
+  const text = parts
+    .filter((part) => part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text as string)
+    .join('\n');
+  return text || undefined;
+}
