@@ -63,6 +63,8 @@ export function actionViews(ctx: ConsoleContext, continuation: Continuation): Ac
       const answerFields = formFields(response);
       if (answerFields) view.answerFields = answerFields;
     }
+    const request = actionRequest(continuation, action);
+    if (request) view.request = request;
     const description =
       action.description ?? policy?.description ?? actionDescription(agents, continuation, action);
     if (description) view.description = description;
