@@ -231,3 +231,70 @@ describe('limits before parsing', () => {
     expect((await store.load(id))!.status).toBe('suspended');
   });
 });
+
+describe('an approve with changed arguments', () => {
+  it('is shown as an edit before it applies, from the form too; a cleared required field is refused with Approve and ignored with Reject', async () => {
+    const store = createMemoryStore();
+    const ledger: Ledger = { runs: [] };
+    const agents = hrAgents(ledger);
+    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(result.continuation);
+    const browser = client(testConsole(store, { agents: { hr: agents.hr } }));
+    const id = result.continuation.id;
+    const csrf = await browser.csrf(`/runs/${encoded(id)}`);
+    const path = `/runs/${encoded(id)}/decide`;
+    const changed = await browser.post(path, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+      [`arg:${SALARY_ACTION}:employeeId`]: 'E-42',
+      [`arg:${SALARY_ACTION}:salary`]: '65000',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.text).toContain('Confirm the edit');
+    expect(changed.text).toMatch(/<del>60000<\/del><\/td><td><ins>65000<\/ins>/);
+    expect(ledger.runs).toEqual([]);
+    const cleared = await browser.post(path, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+      [`arg:${SALARY_ACTION}:employeeId`]: '',
+      [`arg:${SALARY_ACTION}:salary`]: '60000',
+    });
+    expect(cleared.status).toBe(422);
+    expect(cleared.text).toContain('the arguments were changed');
+    expect(ledger.runs).toEqual([]);
+    // "Apply the edit" sends the form again as an edit: the tool runs once, with the new value.
+    const confirmToken = formToken(changed.text)!;
+    const hidden = Object.fromEntries(
+      [...changed.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+        m[1]!,
+        m[2]!,
+      ]),
+    );
+    expect(hidden[`decision:${SALARY_ACTION}`]).toBe('edit');
+    const applied = await browser.post(path, { csrf: confirmToken, ...hidden });
+    expect(applied.status).toBe(303);
+    expect(ledger.runs).toEqual([{ employeeId: 'E-42', salary: 65_000 }]);
+  });
+
+  it('rejecting with a required field cleared applies the rejection', async () => {
+    const store = createMemoryStore();
+    const ledger: Ledger = { runs: [] };
+    const agents = hrAgents(ledger);
+    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(result.continuation);
+    const browser = client(testConsole(store, { agents: { hr: agents.hr } }));
+    const id = result.continuation.id;
+    const page = await browser.get(`/runs/${encoded(id)}`);
+    // The edit inputs leave `required` to the server, so the browser never blocks a rejection.
+    expect(page.text).not.toMatch(/name="arg:[^"]+"[^>]* required[ >]/);
+    const rejected = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf: formToken(page.text)!,
+      [`decide:${SALARY_ACTION}`]: 'reject',
+      [`arg:${SALARY_ACTION}:employeeId`]: '',
+      [`reason:${SALARY_ACTION}`]: 'not now',
+    });
+    expect(rejected.status).toBe(303);
+    expect(ledger.runs).toEqual([]);
+    expect(JSON.stringify(agents.benefitsModel.calls.at(-1)!.messages)).toContain('not now');
+  });
+});
