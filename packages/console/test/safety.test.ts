@@ -232,15 +232,20 @@ describe('limits before parsing', () => {
   });
 });
 
+/** A suspended salary run in a fresh store, and a browser on a console over it. */
+async function hrRun() {
+  const store = createMemoryStore();
+  const ledger: Ledger = { runs: [] };
+  const agents = hrAgents(ledger);
+  const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+  await store.save(result.continuation);
+  const browser = client(testConsole(store, { agents: { hr: agents.hr } }));
+  return { store, ledger, agents, browser, id: result.continuation.id };
+}
+
 describe('an approve with changed arguments', () => {
-  it('is shown as an edit before it applies, from the form too; a cleared required field is refused with Approve and ignored with Reject', async () => {
-    const store = createMemoryStore();
-    const ledger: Ledger = { runs: [] };
-    const agents = hrAgents(ledger);
-    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
-    await store.save(result.continuation);
-    const browser = client(testConsole(store, { agents: { hr: agents.hr } }));
-    const id = result.continuation.id;
+  it('is shown as an edit before it applies, from the form too; a cleared required field is refused with Approve', async () => {
+    const { ledger, browser, id } = await hrRun();
     const csrf = await browser.csrf(`/runs/${encoded(id)}`);
     const path = `/runs/${encoded(id)}/decide`;
     const changed = await browser.post(path, {
@@ -277,13 +282,7 @@ describe('an approve with changed arguments', () => {
   });
 
   it('rejecting with a required field cleared applies the rejection', async () => {
-    const store = createMemoryStore();
-    const ledger: Ledger = { runs: [] };
-    const agents = hrAgents(ledger);
-    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
-    await store.save(result.continuation);
-    const browser = client(testConsole(store, { agents: { hr: agents.hr } }));
-    const id = result.continuation.id;
+    const { ledger, agents, browser, id } = await hrRun();
     const page = await browser.get(`/runs/${encoded(id)}`);
     // The edit inputs leave `required` to the server, so the browser never blocks a rejection.
     expect(page.text).not.toMatch(/name="arg:[^"]+"[^>]* required[ >]/);
