@@ -49,12 +49,13 @@ it('start serves the inbox with the waiting salary change; approving it runs upd
       .getSetCookie()
       .map((each) => each.split(';')[0])
       .join('; ');
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await confirm.text())?.[1];
-    const applied = await fetch(link, {
+    const target = /<form method="post" action="([^"]+)"/.exec(await confirm.text())?.[1];
+    expect(target).toContain('?csrf=');
+    const applied = await fetch(new URL(target!.replaceAll('&amp;', '&'), link), {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin },
-      body: new URLSearchParams({ csrf: csrf ?? '' }),
+      body: new URLSearchParams({}),
     });
     expect(applied.status).toBe(303);
     expect(stdout).toContain('update_salary ran: E-42 now earns 55000.');

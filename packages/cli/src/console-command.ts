@@ -1,13 +1,15 @@
 /**
- * `console`: serve the web approval inbox (`@agent-continuations/console`) over the store, with
- * `node:http`, until the process is interrupted. Decisions resume runs in this process, with the
- * agents of `--agents`; the deciding person is `--user` (the login name by default).
+ * `console`: serve the web approval inbox (`@agent-continuations/console`) over the command line's
+ * runtime, with `node:http`, until the process is interrupted. Decisions resume runs in this
+ * process, with the agents of `--agents`; the deciding person is `--user` (the login name by
+ * default). It listens on loopback; another address needs `--password-env`, and then every request
+ * signs in with HTTP Basic authentication. Requests for another host name are refused.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import { userInfo } from 'node:os';
-import { loadAgents } from './agents-module';
+import { Readable } from 'node:stream';
 import { type Command, type CommandContext, stringOption } from './context';
 import { UsageError } from './usage-error';
 
@@ -22,7 +24,7 @@ export interface FetchHandler {
 /** `console --store URL --agents FILE`: serve the approval inbox until interrupted. */
 export const consoleCommand: Command = {
   usage:
-    'console --agents FILE [--port 4318] [--host 127.0.0.1] [--secret-env NAME] [--user NAME] [--base-path /inbox]',
+    'console --agents FILE [--port 4318] [--host 127.0.0.1] [--password-env NAME] [--secret-env NAME] [--user NAME] [--base-path /inbox]',
   summary: 'serve the web approval inbox over the store (decisions resume runs with --agents)',
   operands: { min: 0, max: 0 },
   options: {
@@ -30,6 +32,7 @@ export const consoleCommand: Command = {
     port: { type: 'string' },
     host: { type: 'string' },
     'secret-env': { type: 'string' },
+    'password-env': { type: 'string' },
     user: { type: 'string' },
     'base-path': { type: 'string' },
   },
@@ -45,21 +48,38 @@ export const consoleCommand: Command = {
     const basePath = basePathOption(stringOption(context.values, 'base-path'));
     const user = stringOption(context.values, 'user') ?? loginName();
     const secret = secretOption(context, stringOption(context.values, 'secret-env'));
+    const password = passwordOption(context, stringOption(context.values, 'password-env'));
+    if (!isLoopback(host) && !password) {
+      throw new UsageError(
+        `--host ${host} serves the inbox beyond this machine, deciding as ${user} for anyone who reaches it: ` +
+          'give --password-env NAME (every request then signs in with that password), or keep the default 127.0.0.1.',
+      );
+    }
 
-    const store = await context.store();
-    const { agents } = await loadAgents(file, context.cwd);
+    const runtime = await context.runtime(file);
     const { createConsole } = await loadConsole();
     // Listen first: the approval links the console signs carry the address it is served at.
     let handler: FetchHandler | undefined;
-    const server = await listen({ fetch: (request) => handler!.fetch(request) }, port, host, context);
-    const origin = `http://${urlHost(host)}:${(server.address() as AddressInfo).port}`;
+    const server = await listen(
+      { fetch: (request) => handler!.fetch(request) },
+      port,
+      host,
+      context,
+      password,
+    );
+    const bound = (server.address() as AddressInfo).port;
+    const origin = `http://${urlHost(host)}:${bound}`;
+    // The names this console answers to: the one it prints and, on loopback, its other spellings.
+    const origins = isLoopback(host)
+      ? [`http://127.0.0.1:${bound}`, `http://localhost:${bound}`, `http://[::1]:${bound}`]
+      : [];
     handler = createConsole({
-      store,
-      agents: Object.fromEntries(agents),
+      runtime,
       secret: secret.value,
       basePath,
       baseUrl: `${origin}${basePath}`,
-      // The console listens on one machine for one person: every request acts as `user`.
+      origins,
+      // The console serves one person: every request acts as `user` (signed in when a password is set).
       authorize: () => ({ id: user }),
     });
     const url = `${origin}${basePath}/`;
@@ -119,6 +139,34 @@ function secretOption(
   return { value, fromEnv: true };
 }
 
+function passwordOption(context: CommandContext, name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  const value = context.env[name];
+  if (!value)
+    throw new UsageError(`The environment variable ${name} (the console's password) is not set or empty.`);
+  if (Buffer.byteLength(value) < 12) {
+    throw new UsageError(`The password in ${name} is too short: give at least 12 characters.`);
+  }
+  return value;
+}
+
+/** Whether `host` is an address of this machine only. */
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+/** Whether `header` (an `Authorization` header) is HTTP Basic with `password`, any user name. */
+function signedIn(header: string | undefined, password: string): boolean {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
+  if (!match) return false;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const given = Buffer.from(decoded.slice(decoded.indexOf(':') + 1));
+  const wanted = Buffer.from(password);
+  return decoded.includes(':') && given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
 function loginName(): string {
   try {
     return userInfo().username;
@@ -150,10 +198,26 @@ function stopped(server: Server, signal: AbortSignal | undefined): Promise<void>
 }
 
 /** Serve `handler` with `node:http`: each request becomes a Web `Request`, each `Response` is written back. */
-function listen(handler: FetchHandler, port: number, host: string, context: CommandContext): Promise<Server> {
+function listen(
+  handler: FetchHandler,
+  port: number,
+  host: string,
+  context: CommandContext,
+  password: string | undefined,
+): Promise<Server> {
   const server = createServer(async (incoming, outgoing) => {
+    if (password && !signedIn(incoming.headers.authorization, password)) {
+      outgoing
+        .writeHead(401, {
+          'www-authenticate': 'Basic realm="approval inbox", charset="UTF-8"',
+          'content-type': 'text/plain; charset=utf-8',
+        })
+        .end('Sign in to the approval inbox.');
+      incoming.resume();
+      return;
+    }
     try {
-      const response = await handler.fetch(await toRequest(incoming, host));
+      const response = await handler.fetch(toRequest(incoming, host));
       const headers: OutgoingHttpHeaders = {};
       response.headers.forEach((value, key) => {
         if (key !== 'set-cookie') headers[key] = value;
@@ -182,19 +246,23 @@ function listen(handler: FetchHandler, port: number, host: string, context: Comm
   });
 }
 
-async function toRequest(incoming: IncomingMessage, host: string): Promise<Request> {
+/** The Web `Request` of `incoming`; its body streams in, so the console's limit applies while it is read. */
+function toRequest(incoming: IncomingMessage, host: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (Array.isArray(value)) for (const each of value) headers.append(name, each);
     else if (value !== undefined) headers.set(name, value);
   }
   const method = incoming.method ?? 'GET';
-  const chunks: Buffer[] = [];
-  if (method !== 'GET' && method !== 'HEAD') for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  const url = new URL(incoming.url ?? '/', `http://${incoming.headers.host ?? urlHost(host)}`);
-  return new Request(url, {
-    method,
-    headers,
-    ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
-  });
+  let url: URL;
+  try {
+    url = new URL(incoming.url ?? '/', `http://${incoming.headers.host ?? urlHost(host)}`);
+  } catch {
+    // A Host header that is no host name: the console's host check refuses it.
+    url = new URL(incoming.url ?? '/', 'http://invalid.invalid');
+    headers.set('host', 'invalid.invalid');
+  }
+  const body =
+    method === 'GET' || method === 'HEAD' ? {} : { body: Readable.toWeb(incoming), duplex: 'half' };
+  return new Request(url, { method, headers, ...body } as RequestInit);
 }

@@ -2,7 +2,7 @@
  * What a command gets: its parsed options and operands, the store (opened on first use), the
  * agents module, and input files. What it gives back: JSON for `--json` and text for people.
  */
-import type { ContinuationStore } from '@agent-continuations/core';
+import type { ContinuationStore, Runtime } from '@agent-continuations/core';
 
 /** Option values as `util.parseArgs` returns them. */
 export type OptionValues = Record<string, string | boolean | string[] | undefined>;
@@ -17,6 +17,11 @@ export interface CommandContext {
   hasStore: boolean;
   /** The store; a usage error when no URL was given. */
   store(): Promise<ContinuationStore>;
+  /**
+   * The one runtime of this command line over the store, with the agents of module `agentsFile`:
+   * the decisions, `resume` and the console all go through it.
+   */
+  runtime(agentsFile: string): Promise<Runtime>;
   /** The text of a file, or of standard input for `-`; a usage error when unreadable. */
   read(file: string): Promise<string>;
   /** Write `text` to `file` (relative to the working folder). */

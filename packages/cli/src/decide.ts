@@ -4,7 +4,6 @@
  * real once the run resumes with it (the approved tool runs, the model reads the rejection), and
  * recording it without running it would leave a decided action that nothing executes.
  */
-import { hostname } from 'node:os';
 import {
   type Action,
   type ContinuableAgent,
@@ -13,7 +12,6 @@ import {
   type JsonValue,
   listActions,
   type RunResult,
-  resumeStored,
   resumesWithoutDecisions,
 } from '@agent-continuations/core';
 import { claimRefused } from '@agent-continuations/core/store-kit';
@@ -82,8 +80,9 @@ export const resume: Command = {
       );
     }
     assertResumable(id, status, expiresAt, error);
-    const agent = await agentFor(context, agentsFile, continuation.agent.name);
-    return report(id, await resumeStored(await context.store(), agent, id, {}, { owner: owner() }));
+    await agentFor(context, agentsFile, continuation.agent.name);
+    const runtime = await context.runtime(agentsFile);
+    return report(id, await runtime.resume(id, {}));
   },
 };
 
@@ -111,15 +110,14 @@ async function decide(context: CommandContext, verb: Verb, make: () => Decision)
     );
   }
   assertResumable(id, status, expiresAt, error);
-  const agent = await agentFor(context, agentsFile, continuation.agent.name);
-  // The claim decides: a second approve of the same continuation fails with CLAIM_CONFLICT.
-  const result = await resumeStored(
-    await context.store(),
-    agent,
+  await agentFor(context, agentsFile, continuation.agent.name);
+  const runtime = await context.runtime(agentsFile);
+  // The claim decides: a second approve of the same continuation fails with CLAIM_CONFLICT. The
+  // person who decided is the claim's owner, so the store can say who resumed the run.
+  const result = await runtime.resume(
     id,
     { [actionId]: decision },
-    // The person who decided is the claim's owner, so the store can say who resumed the run.
-    { owner: decision.by ?? owner() },
+    decision.by === undefined ? {} : { owner: decision.by },
   );
   return report(id, result, { actionId, decision });
 }
@@ -230,9 +228,4 @@ function jsonOption(name: string, text: string): JsonValue {
   } catch (error) {
     throw new UsageError(`${name} is not JSON (${(error as Error).message}); quote strings: '"text"'.`);
   }
-}
-
-/** Who claims: this command line on this machine, for the store's diagnostics. */
-function owner(): string {
-  return `agent-continuations-cli@${hostname()}:${process.pid}`;
 }

@@ -5,9 +5,11 @@ import {
   type Action,
   type Continuation,
   ContinuationError,
+  type ContinuationStore,
   isContinuationError,
   type ListFilter,
   listActions,
+  type StoredContinuation,
   type StoredStatus,
   type StoredSummary,
 } from '@agent-continuations/core';
@@ -82,6 +84,7 @@ export const show: Command = {
       .map(({ id: other, status, createdAt }) => ({ id: other, status, createdAt }));
     const actions = listActions(continuation);
     const tree = pendingTree(continuation);
+    const decided = summary.status === 'suspended' ? [] : await decidedLater(store, stored, run);
     const result = {
       ...summary,
       agent: continuation.agent,
@@ -93,6 +96,7 @@ export const show: Command = {
       actions,
       tree,
       decisions: continuation.decisions,
+      decided,
       run,
     };
     return { json: result, text: showText(result, continuation) };
@@ -109,6 +113,7 @@ function showText(
     actions: Action[];
     tree: ReturnType<typeof pendingTree>;
     decisions: Continuation['decisions'];
+    decided: Continuation['decisions'];
     run: Array<{ id: string; status: StoredStatus; createdAt: string }>;
   },
   continuation: Continuation,
@@ -129,8 +134,17 @@ function showText(
   lines.push(`${result.agent.name} (${result.agent.framework}), step ${result.step}`);
   lines.push(...treeLines(result.tree));
   lines.push('', 'audit trail:');
-  if (result.decisions.length === 0) lines.push('  (no decisions yet)');
-  for (const entry of result.decisions) {
+  const trail = [...result.decisions, ...result.decided];
+  if (trail.length === 0) {
+    lines.push(
+      result.status === 'suspended'
+        ? '  (no decisions yet)'
+        : result.resumedBy
+          ? `  decided: resumed by ${result.resumedBy} (the store keeps no more of a run that completed)`
+          : `  (${result.status}: no decision recorded in the store)`,
+    );
+  }
+  for (const entry of trail) {
     const edited =
       entry.editedArgs === undefined ? '' : ` args ${json(entry.args)} -> ${json(entry.editedArgs)}`;
     const value = entry.value === undefined ? '' : ` value ${json(entry.value)}`;
@@ -144,6 +158,30 @@ function showText(
     for (const other of result.run) lines.push(`  ${other.id}  ${other.status}  ${other.createdAt}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The decisions made on a record that is no longer suspended, from the audit trail of the run's
+ * latest later continuation (which carries them).
+ */
+async function decidedLater(
+  store: ContinuationStore,
+  stored: StoredContinuation,
+  run: Array<{ id: string; createdAt: string }>,
+): Promise<Continuation['decisions']> {
+  const ids = new Set(listActions(stored.continuation).map((action) => action.id));
+  const since = Date.parse(stored.createdAt);
+  const later = run
+    .filter((item) => Date.parse(item.createdAt) >= since)
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  for (const item of later) {
+    const loaded = await store.load(item.id);
+    const entries = (loaded?.continuation.decisions ?? []).filter(
+      (entry) => ids.has(entry.actionId) && Date.parse(entry.at) >= since,
+    );
+    if (entries.length > 0) return entries;
+  }
+  return [];
 }
 
 /** One action on one line: kind, id, the chain of agents, tool and arguments. */

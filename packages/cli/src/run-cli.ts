@@ -3,15 +3,19 @@
  * print its result, and return the exit code (0 done, 1 refused or failed, 2 usage error).
  */
 import { readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   type ContinuationStore,
   createEncryption,
+  createRuntime,
   type Encryption,
   type EncryptionOptions,
   isContinuationError,
+  type Runtime,
 } from '@agent-continuations/core';
+import { loadAgents } from './agents-module';
 import { consoleCommand } from './console-command';
 import type { Command, CommandContext, CommandOutput } from './context';
 import { answer, approve, reject, resume } from './decide';
@@ -77,6 +81,7 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
   const out: CliIo = { ...defaultIo(), ...io };
   const json = argv.includes('--json');
   let opened: OpenStore | undefined;
+  let runtime: { file: string; runtime: Promise<Runtime> } | undefined;
   try {
     const [name, ...rest] = argv;
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -112,6 +117,17 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
         opened ??= await openStore(url, out.cwd, encryption ? { encryption } : {});
         return opened.store;
       },
+      runtime(agentsFile) {
+        if (runtime?.file !== agentsFile) {
+          const made = (async () => {
+            const store = await context.store();
+            const { agents } = await loadAgents(agentsFile, out.cwd);
+            return createRuntime({ agents: Object.fromEntries(agents), store, owner: cliOwner() });
+          })();
+          runtime = { file: agentsFile, runtime: made };
+        }
+        return runtime.runtime;
+      },
       read: (file) => readInput(out, file),
       write: (file, text) => writeFile(resolve(out.cwd, file), text, 'utf8'),
       say: (text) => out.stdout(`${safe(text)}\n`),
@@ -125,6 +141,11 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
   } finally {
     await opened?.close().catch(() => undefined);
   }
+}
+
+/** Who claims when no person is named: this command line on this machine, for the store's diagnostics. */
+export function cliOwner(): string {
+  return `agent-continuations-cli@${hostname()}:${process.pid}`;
 }
 
 function parse(command: Command, args: string[]) {

@@ -209,9 +209,15 @@ export function cliSuite(kind: string, backend: CliBackend): void {
         expect(again.json.error.code).toBe('CLAIM_CONFLICT');
         expect(ws.runs().update_salary).toBe(1);
         // The store says who resumed the decided continuation: the person given with --by.
-        expect((await cli(['show', nested.id, '--json'])).json).toMatchObject({
-          resumedBy: 'ann@example.com',
-        });
+        const decidedRecord = await cli(['show', nested.id, '--json']);
+        expect(decidedRecord.json).toMatchObject({ resumedBy: 'ann@example.com' });
+        // The decided record shows what was decided on it, from the run's next continuation.
+        expect(decidedRecord.json.decided).toMatchObject([
+          { actionId: SALARY, type: 'approve', by: 'ann@example.com', editedArgs: edited },
+        ]);
+        const decidedText = (await cli(['show', nested.id])).stdout;
+        expect(decidedText).not.toContain('(no decisions yet)');
+        expect(decidedText).toContain(`approve ${SALARY} (update_salary) by ann@example.com`);
 
         // The audit trail of the next continuation holds who approved, and the edit.
         const next = approved.json.next as string;

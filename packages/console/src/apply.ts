@@ -1,21 +1,19 @@
 /**
- * Applying decisions, shared by the decide form and approval links: resume under a claim here (or
- * hand to the worker), and the "already decided" page that names who won.
+ * Applying decisions, shared by the decide form and approval links: resume through the runtime
+ * under a claim owned by the deciding person (or hand to the worker), and the "already decided"
+ * page, which names who decided from the store: the audit trail of the run's later continuation,
+ * or the owner of the claim that completed it.
  */
 import {
-  type Claim,
-  type ClaimOptions,
-  type ContinuationStore,
   type Decisions,
   isContinuationError,
   listActions,
   type RunResult,
-  resumeStored,
   type StoredContinuation,
 } from '@agent-continuations/core';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
-import type { ConsoleContext, Decider } from './context';
+import type { ConsoleContext } from './context';
 import { messagePage } from './views';
 
 /** What applying decisions came to: where to go next, a page to show, or why they do not fit. */
@@ -23,6 +21,13 @@ export type Applied =
   | { ok: true; location: string }
   | { ok: false; response: Response | Promise<Response> }
   | { ok: false; invalid: string[] };
+
+/** Who decided a continuation, as the store tells it. */
+export interface Decider {
+  /** When, if known (a completed record keeps who resumed it, not when). */
+  at?: string;
+  by: string;
+}
 
 /**
  * Apply decisions through the claimed stored resume (or the worker). The claim's owner is `by`,
@@ -37,26 +42,23 @@ export async function apply(
   linkUsed = false,
   anonymous = false,
 ): Promise<Applied> {
-  const { base, agents, deciders, options } = ctx;
+  const { base, options, runtime } = ctx;
   const id = stored.id;
   const runUrl = (target: string, outcome?: string) =>
     `${base}/runs/${encodeURIComponent(target)}${outcome ? `?outcome=${outcome}` : ''}`;
   if (options.submitDecisions) {
-    const agent = agents && Object.hasOwn(agents, stored.agentName) ? agents[stored.agentName] : undefined;
-    if (deciders.has(id)) return { ok: false, response: alreadyDecided(ctx, c, id, linkUsed) };
     try {
-      await agent?.checkDecisions?.(stored.continuation, decisions);
+      await ctx.agentNamed(stored.agentName)?.checkDecisions?.(stored.continuation, decisions);
     } catch (error) {
       if (isRefusal(error)) return { ok: false, invalid: [(error as Error).message] };
       throw error;
     }
-    if (deciders.has(id)) return { ok: false, response: alreadyDecided(ctx, c, id, linkUsed) };
-    ctx.remember(id, { by, at: new Date().toISOString() });
+    // Nothing is held before the hand-off: if it fails, the record is as it was and a retry works;
+    // the worker's claim is what makes a twice-submitted decision run once.
     await options.submitDecisions(id, decisions);
     return { ok: true, location: runUrl(id, 'submitted') };
   }
-  const agent = agents && Object.hasOwn(agents, stored.agentName) ? agents[stored.agentName] : undefined;
-  if (!agent) {
+  if (!runtime || !ctx.agentNamed(stored.agentName)) {
     return {
       ok: false,
       response: c.html(
@@ -70,10 +72,10 @@ export async function apply(
   let result: RunResult<unknown>;
   try {
     const owner = anonymous ? (options.owner ?? 'console') : by;
-    result = await resumeStored(noting(ctx, by), agent, id, decisions, { owner });
+    result = await runtime.resume(id, decisions, { owner });
   } catch (error) {
     if (isContinuationError(error, 'CLAIM_CONFLICT'))
-      return { ok: false, response: alreadyDecided(ctx, c, id, linkUsed) };
+      return { ok: false, response: alreadyDecided(ctx, c, stored, linkUsed) };
     if (isContinuationError(error, 'EXPIRED')) {
       return { ok: false, response: c.html(messagePage(base, 'Expired', [error.message]), 410) };
     }
@@ -85,43 +87,56 @@ export async function apply(
   return { ok: true, location: runUrl(id, result.status) };
 }
 
-/** The 409 page for a continuation someone else decided first, naming them when it can. */
-export async function alreadyDecided(ctx: ConsoleContext, c: Context, id: string, linkUsed = false) {
+/**
+ * The 409 page for a continuation someone else decided first, naming them when the store can.
+ * Only shown to a person the gate let see the run.
+ */
+export async function alreadyDecided(
+  ctx: ConsoleContext,
+  c: Context,
+  seen: StoredContinuation,
+  linkUsed = false,
+) {
   const { base } = ctx;
-  const stored = await ctx.store.load(id);
-  const decider = stored ? await whoDecided(ctx, stored) : ctx.deciders.get(id);
+  const stored = (await ctx.store.load(seen.id)) ?? seen;
+  const decider = await whoDecided(ctx, stored);
+  if (stored.status === 'claimed') {
+    return c.html(
+      messagePage(
+        base,
+        'Being decided',
+        ['Someone is deciding this run right now; nothing was applied this time.'],
+        [html`<a href="${base}/runs/${encodeURIComponent(stored.id)}">See the run</a>`],
+      ),
+      409,
+    );
+  }
   const lines = [
     linkUsed ? 'This link was already used.' : 'Already decided.',
     decider
       ? `Decided by ${decider.by}${decider.at ? ` at ${decider.at}` : ''}; nothing was applied this time.`
       : 'Someone else decided first; nothing was applied this time.',
   ];
-  if (stored?.status === 'failed') {
+  if (stored.status === 'failed') {
     lines.push(`The run failed after that decision${stored.error ? `: ${stored.error}` : ''}.`);
   }
   return c.html(
     messagePage(base, linkUsed ? 'Link already used' : 'Already decided', lines, [
-      html`<a href="${base}/runs/${encodeURIComponent(id)}">See the run</a>`,
+      html`<a href="${base}/runs/${encodeURIComponent(stored.id)}">See the run</a>`,
     ]),
     409,
   );
 }
 
-/** Who decided `stored` (it is no longer suspended), when it can be known. */
-async function whoDecided(ctx: ConsoleContext, stored: StoredContinuation): Promise<Decider | undefined> {
-  const { store } = ctx;
-  const known = ctx.deciders.get(stored.id);
-  if (known) return known;
+/** Who decided `stored` (it is no longer suspended), when the store can tell. */
+export async function whoDecided(
+  ctx: ConsoleContext,
+  stored: StoredContinuation,
+): Promise<Decider | undefined> {
   const ids = new Set(listActions(stored.continuation).map((action) => action.id));
-  const later = [];
-  let cursor: string | undefined;
-  do {
-    const listed = await store.list({ runId: stored.runId, limit: 100, ...(cursor ? { cursor } : {}) });
-    later.push(...listed.items.filter((item) => item.id !== stored.id));
-    cursor = listed.cursor;
-  } while (cursor);
-  for (const item of later) {
-    const loaded = await store.load(item.id);
+  for (const item of await runRecords(ctx, stored.runId)) {
+    if (item.id === stored.id) continue;
+    const loaded = await ctx.store.load(item.id);
     const entry = loaded?.continuation.decisions.find(
       (each) => ids.has(each.actionId) && Date.parse(each.at) >= Date.parse(stored.createdAt),
     );
@@ -135,31 +150,16 @@ async function whoDecided(ctx: ConsoleContext, stored: StoredContinuation): Prom
   return undefined;
 }
 
-/** A store that notes who won each claim made through it. */
-function noting(ctx: ConsoleContext, by: string): ContinuationStore {
-  const { store } = ctx;
-  return {
-    get capabilities() {
-      return store.capabilities;
-    },
-    save: (continuation, saveOptions) => store.save(continuation, saveOptions),
-    load: (id) => store.load(id),
-    list: (filter) => store.list(filter),
-    delete: (id) => store.delete(id),
-    async claim(id: string, claimOptions?: ClaimOptions): Promise<Claim> {
-      const claim = await store.claim(id, claimOptions);
-      ctx.remember(id, { by, at: new Date().toISOString() });
-      return claim;
-    },
-    renew: (claim, renewOptions) => store.renew(claim, renewOptions),
-    complete: (claim, completeOptions) => store.complete(claim, completeOptions),
-    async release(claim) {
-      await store.release(claim);
-      ctx.deciders.delete(claim.id);
-    },
-    fail: (claim, error) => store.fail(claim, error),
-    retry: (id) => store.retry(id),
-  };
+/** Every record of run `runId`, as the store lists them. */
+export async function runRecords(ctx: ConsoleContext, runId: string) {
+  const items = [];
+  let cursor: string | undefined;
+  do {
+    const listed = await ctx.store.list({ runId, limit: 100, ...(cursor ? { cursor } : {}) });
+    items.push(...listed.items);
+    cursor = listed.cursor;
+  } while (cursor);
+  return items;
 }
 
 /** A refusal before anything ran: the decisions did not fit (bad arguments, answer, kind). */

@@ -5,7 +5,7 @@
  */
 import { isContinuationError } from '@agent-continuations/core';
 import { Hono } from 'hono';
-import { consoleContext } from './context';
+import { configuredOrigins, consoleContext } from './context';
 import type { Console, ConsoleOptions } from './options';
 import { decidePage } from './pages/decide';
 import { inboxPage } from './pages/inbox';
@@ -13,7 +13,15 @@ import { linksPage } from './pages/links';
 import { runPage } from './pages/run';
 import { messagePage } from './views';
 
-export type { Access, ActionPolicy, Console, ConsoleOptions, DecisionChoice, Identity } from './options';
+export type {
+  Access,
+  ActionPolicy,
+  Console,
+  ConsoleOptions,
+  DecisionChoice,
+  Identity,
+  RunInfo,
+} from './options';
 export type { Html } from './views';
 
 /**
@@ -34,7 +42,9 @@ export type { Html } from './views';
 export function createConsole(options: ConsoleOptions): Console {
   const ctx = consoleContext(options);
   const { base } = ctx;
-  const app = base ? new Hono().basePath(base) : new Hono();
+  // Not strict: `/inbox` and `/inbox/` are the same page, whichever a link or a person types.
+  const app = base ? new Hono({ strict: false }).basePath(base) : new Hono({ strict: false });
+  const hosts = new Set(configuredOrigins(options).map((origin) => new URL(origin).host));
 
   // No script runs on these pages, no other site frames them, and a link's token never leaks to
   // another site through a Referer header, nor into a shared cache.
@@ -49,6 +59,18 @@ export function createConsole(options: ConsoleOptions): Console {
     // same-origin, not no-referrer: with no-referrer the browser posts forms with `Origin: null`.
     c.header('Referrer-Policy', 'same-origin');
     c.header('Cache-Control', 'no-store');
+  });
+
+  // With its origins configured, the console answers only requests addressed to them: a page of
+  // another site whose name resolves to this server (DNS rebinding) gets nothing.
+  app.use('*', async (c, next) => {
+    if (hosts.size > 0 && !hosts.has(c.req.header('host') ?? new URL(c.req.url).host)) {
+      return c.html(
+        messagePage(base, 'Wrong host', ['This console is not served under this host name.']),
+        421,
+      );
+    }
+    await next();
   });
 
   app.onError((error, c) => {

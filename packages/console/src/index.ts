@@ -10,5 +10,7 @@ export {
   createConsole,
   type DecisionChoice,
   type Identity,
+  type RunInfo,
 } from './console';
+export { DEFAULT_MAX_ARGS_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REASON_LENGTH } from './context';
 export { checkSchema } from './schema-form';

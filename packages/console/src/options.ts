@@ -9,6 +9,8 @@ import type {
   ContinuationStore,
   createApprovalLinks,
   Decisions,
+  JsonObject,
+  Runtime,
 } from '@agent-continuations/core';
 import type { Hono } from 'hono';
 
@@ -21,15 +23,26 @@ export interface Identity {
 /** The kinds of decision a form can make on an action. */
 export type DecisionChoice = 'approve' | 'edit' | 'reject' | 'input';
 
+/** What `authorize` is told of the run a request is about: whose it is, not what it holds. */
+export interface RunInfo {
+  agentName: string;
+  runId: string;
+  /** The user's JSON saved with the run (e.g. `{ tenant: 'acme' }`). */
+  metadata: JsonObject;
+}
+
 /**
  * What a request wants to do, as {@link ConsoleOptions.authorize} sees it. `via: 'link'` marks a
- * request that carries a verified approval link.
+ * request that carries a verified approval link. A read of one run carries its `run`: refuse it and
+ * the person gets the same answer as for a run that does not exist.
  */
 export type Access =
-  | { kind: 'read'; continuationId?: string; via?: 'link' }
+  | { kind: 'read'; continuationId?: undefined; via?: 'link' }
+  | { kind: 'read'; continuationId: string; run: RunInfo; via?: 'link' }
   | {
       kind: 'decide';
       continuationId: string;
+      run: RunInfo;
       action: Action;
       decision: DecisionChoice;
       via?: 'link';
@@ -44,14 +57,27 @@ export interface ActionPolicy {
 /** Options of {@link createConsole}. */
 export interface ConsoleOptions {
   /**
-   * The store the inbox reads and the decisions resume through.
+   * The runtime the console reads and resumes through (its store, agents, log, seal, links and
+   * notices apply to every decision made here). A decision resumes the run with
+   * `runtime.resume(id, decisions, { owner })`, the deciding person being the claim's owner.
    *
    * @example
    * ```ts
-   * createConsole({ store: new SqliteStore({ path: 'agents.db' }), agents: { hr }, authorize, secret });
+   * const runtime = createRuntime({ agents: [hr], store, log });
+   * createConsole({ runtime, authorize, secret });
    * ```
    */
-  store: ContinuationStore;
+  runtime?: Runtime;
+  /**
+   * The store the inbox reads, without a runtime (with `agents`, the console makes a runtime over
+   * them); taken from `runtime` when one is given.
+   *
+   * @example
+   * ```ts
+   * createConsole({ store: createSqliteStore({ path: 'agents.db' }), agents: { hr }, authorize, secret });
+   * ```
+   */
+  store?: ContinuationStore;
   /**
    * The agents, by name, that resume decided runs in this process (through `resumeStored`, under a
    * claim). Also used to find each tool's JSON Schema for the edit form; with `submitDecisions`
@@ -124,7 +150,10 @@ export interface ConsoleOptions {
    */
   baseUrl?: string;
   /**
-   * Origins allowed to post forms besides the request's own (when a proxy changes the host).
+   * The origins the console is reached at besides `baseUrl`'s (when a proxy changes the host). With
+   * `baseUrl` or `origins` set, a request whose `Host` is none of them is refused (`421`: a page of
+   * another site that resolves to this server, DNS rebinding, gets nothing), and a form is accepted
+   * only from these origins; without either, from the request's own.
    *
    * @example
    * ```ts
@@ -164,6 +193,36 @@ export interface ConsoleOptions {
    * ```
    */
   owner?: string;
+  /**
+   * The largest form body accepted, in bytes, counted while it is read: a larger one is refused
+   * with `413` before it is parsed. 64 KiB by default.
+   *
+   * @example
+   * ```ts
+   * createConsole({ maxBodyBytes: 256 * 1024, ... });
+   * ```
+   */
+  maxBodyBytes?: number;
+  /**
+   * The longest reason a person may give, in characters; a longer one is refused (`422`) and
+   * nothing runs. 2,000 by default.
+   *
+   * @example
+   * ```ts
+   * createConsole({ maxReasonLength: 500, ... });
+   * ```
+   */
+  maxReasonLength?: number;
+  /**
+   * The largest edited arguments or answer, in bytes of JSON; larger ones are refused (`422`) and
+   * nothing runs. 16 KiB by default.
+   *
+   * @example
+   * ```ts
+   * createConsole({ maxArgsBytes: 4096, ... });
+   * ```
+   */
+  maxArgsBytes?: number;
   /**
    * Continuations listed per inbox page; 20 by default.
    *

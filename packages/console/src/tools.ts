@@ -12,10 +12,11 @@ import type {
 } from '@agent-continuations/core';
 import { isRecord } from './schema-form';
 
-/** The agents the console resumes, by name. */
-export type AgentsByName = Record<string, ContinuableAgent<any, unknown>>;
+/** The agent of a name, when the console knows it. */
+export type AgentsByName = (name: string) => ContinuableAgent<any, unknown> | undefined;
 
 interface ToolLike {
+  description?: unknown;
   inputSchema?: unknown;
   /** Core human tools (`humanTool({ response })`): JSON Schema of the answer. */
   responseSchema?: unknown;
@@ -66,15 +67,12 @@ function jsonSchemaOf(value: unknown): JsonSchema | undefined {
 
 /** The tool of `action` among `agents`: down the action's path, else by the owning agent's name. */
 function actionTool(
-  agents: AgentsByName | undefined,
+  agents: AgentsByName,
   continuation: Continuation,
   action: Action,
   usable: (tool: ToolLike) => boolean,
 ): ToolLike | undefined {
-  if (!agents) return undefined;
-  let agent: unknown = Object.hasOwn(agents, continuation.agent.name)
-    ? agents[continuation.agent.name]
-    : undefined;
+  let agent: unknown = agents(continuation.agent.name);
   for (const [index, segment] of action.path.entries()) {
     const tool = toolsOf(agent)?.(segment.toolName);
     if (index === action.path.length - 1) {
@@ -83,14 +81,13 @@ function actionTool(
     }
     agent = tool?.agent;
   }
-  const owner = Object.hasOwn(agents, action.agent) ? agents[action.agent] : undefined;
-  const tool = toolsOf(owner)?.(action.toolName);
+  const tool = toolsOf(agents(action.agent))?.(action.toolName);
   return tool && usable(tool) ? tool : undefined;
 }
 
 /** The JSON Schema of the arguments of `action`'s tool, when the console can find it. */
 export function actionSchema(
-  agents: AgentsByName | undefined,
+  agents: AgentsByName,
   continuation: Continuation,
   action: Action,
 ): JsonSchema | undefined {
@@ -105,13 +102,23 @@ export function actionSchema(
  * (`ctx.requestInput`) has none.
  */
 export function actionResponseSchema(
-  agents: AgentsByName | undefined,
+  agents: AgentsByName,
   continuation: Continuation,
   action: Action,
 ): JsonSchema | undefined {
   if (action.kind !== 'input') return undefined;
   const tool = actionTool(agents, continuation, action, (each) => !!responseSchemaOf(each));
   return tool ? responseSchemaOf(tool) : undefined;
+}
+
+/** The description of `action`'s tool, when the console can find the tool. */
+export function actionDescription(
+  agents: AgentsByName,
+  continuation: Continuation,
+  action: Action,
+): string | undefined {
+  const tool = actionTool(agents, continuation, action, (each) => typeof each.description === 'string');
+  return typeof tool?.description === 'string' && tool.description ? tool.description : undefined;
 }
 
 function responseSchemaOf(tool: ToolLike): JsonSchema | undefined {
@@ -159,4 +166,24 @@ export function subAgentRuns(
     found.push(...subAgentRuns(entry.child, here));
   }
   return found;
+}
+
+/** What the agent that owns `action` was asked: the first user message of its run, as text. */
+export function actionRequest(continuation: Continuation, action: Action): string | undefined {
+  let current: Continuation | undefined = continuation;
+  for (const segment of action.path.slice(0, -1)) {
+    const entry: PendingEntry | undefined = current?.pending.find(
+      (pending) => pending.toolCallId === segment.toolCallId,
+    );
+    current = entry?.kind === 'agent' ? entry.child : undefined;
+  }
+  const message = current?.messages.find((each) => each.role === 'user');
+  if (!message) return undefined;
+  if (typeof message.content === 'string') return message.content;
+  const parts = message.content as Array<{ type: string; text?: unknown }>;
+  const text = parts
+    .filter((part) => part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text as string)
+    .join('\n');
+  return text || undefined;
 }

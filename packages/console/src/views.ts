@@ -25,7 +25,7 @@ table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;
 pre,code{font:13px/1.4 ui-monospace,monospace;white-space:pre-wrap;word-break:break-word}
 fieldset{background:#fff;border:1px solid #c5cad3;border-radius:6px;margin:0 0 1rem;padding:.8rem 1rem}
 legend{font-weight:600;padding:0 .3rem}label{display:block;margin:.35rem 0 .1rem}
-.choice label{display:inline-block;margin-right:1rem}
+.choice label{display:inline-block;margin-right:1rem}.quick{margin:.5rem 0}.quick button.reject{background:#9c1f1f;border-color:#7a1717}
 input[type=text],input[type=number],input:not([type]),select,textarea{font:inherit;padding:.3rem;border:1px solid #8a929e;border-radius:4px;min-width:18rem}
 textarea{width:100%;min-height:4rem;box-sizing:border-box}
 button{font:inherit;padding:.4rem 1rem;border-radius:4px;border:1px solid #1b4f9c;background:#1f5fbf;color:#fff;cursor:pointer}
@@ -113,6 +113,11 @@ function utc(iso: string): string {
   return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** A time readable at a glance beside its exact ISO value: `2026-12-01 17:30 UTC (2026-12-01T17:30:05.120Z)`. */
+export function when(iso: string): Html {
+  return html`<time datetime="${iso}">${utc(iso)}</time> <span class="muted">(${iso})</span>`;
+}
+
 /**
  * An action's deadline: `due <time> (in 2 h)`, or `overdue: due <time> (5 min ago)` once past; the
  * `<time>` carries the exact ISO instant.
@@ -197,6 +202,8 @@ export interface ActionView {
   /** Inputs generated from {@link responseSchema} (an object of properties); else a textarea. */
   answerFields?: FieldSpec[];
   description?: string;
+  /** What the agent that made the call was asked: its first user message. */
+  request?: string;
 }
 
 const decisionLabels = {
@@ -206,6 +213,18 @@ const decisionLabels = {
   reject: 'Reject',
   input: 'Answer',
 } as const;
+
+/** What became of a record that is no longer suspended, as far as the store and the log tell. */
+export interface Finished {
+  /** The decisions made on its actions. */
+  decisions: AuditEntry[];
+  /** The result of each decided call (of the call at the top of its chain). */
+  results: Array<{ callId: string; toolName: string; output: JsonValue }>;
+  /** The run's final answer, when it completed and the log keeps it. */
+  output?: JsonValue;
+  /** Who decided, when no decision is known in full (the completing claim's owner). */
+  decider?: { by: string; at?: string };
+}
 
 /** The run view body. */
 export function runBody(options: {
@@ -221,12 +240,14 @@ export function runBody(options: {
   };
   continuation: Continuation;
   actions: ActionView[];
-  csrf: string;
+  /** The decide form's target, with its CSRF token. */
+  postTo: string;
   /** Form values to show instead of the continuation's (a form sent back with errors). */
   submitted?: (name: string) => string | undefined;
   errors?: string[];
   notice?: string;
   later?: { id: string; status: string } | undefined;
+  finished?: Finished;
   /** The time deadlines are shown against (ms since the epoch). */
   now: number;
   subRuns: Array<{ path: string[]; continuation: Continuation }>;
@@ -242,23 +263,23 @@ ${options.notice ? html`<p class="status" role="status">${options.notice}</p>` :
 <dt>Agent</dt><dd>${continuation.agent.name} <span class="muted">(${continuation.agent.framework})</span></dd>
 <dt>Continuation</dt><dd><code>${stored.id}</code></dd>
 <dt>Run</dt><dd><code>${stored.runId}</code></dd>
-<dt>Suspended at</dt><dd><time datetime="${stored.createdAt}">${stored.createdAt}</time></dd>
-${stored.expiresAt ? html`<dt>Expires at</dt><dd><time datetime="${stored.expiresAt}">${stored.expiresAt}</time></dd>` : ''}
+<dt>Suspended at</dt><dd>${when(stored.createdAt)}</dd>
+${stored.expiresAt ? html`<dt>Expires at</dt><dd>${when(stored.expiresAt)}</dd>` : ''}
 ${stored.error ? html`<dt>Error</dt><dd>${stored.error}</dd>` : ''}
 ${stored.resumedBy !== undefined ? html`<dt>Resumed by</dt><dd>${stored.resumedBy}</dd>` : ''}
 ${Object.keys(continuation.metadata).length ? html`<dt>Metadata</dt><dd><code>${jsonLine(continuation.metadata, 400)}</code></dd>` : ''}
 </dl>
 ${options.later ? html`<p>This run went on: <a href="${base}/runs/${encodeURIComponent(options.later.id)}">its latest continuation</a> (${options.later.status}).</p>` : ''}
 </section>
+${options.finished ? finishedSection(options.finished, options.actions, stored.status) : ''}
 <section aria-labelledby="h-actions">
-<h2 id="h-actions">Pending actions</h2>
+<h2 id="h-actions">${stored.status === 'suspended' ? 'Pending actions' : 'Actions it waited for'}</h2>
 ${
   options.actions.length === 0
     ? html`<p>None.</p>`
     : stored.status !== 'suspended'
       ? html`<ul>${options.actions.map((view) => html`<li>${chainText(view.action)} <code>${jsonLine(view.action.args)}</code>${view.action.deadline ? html` ${dueText(view.action.deadline, options.now)}` : ''}</li>`)}</ul><p class="muted">This continuation is ${stored.status}; nothing can be decided on it.</p>`
-      : html`<form method="post" action="${base}/runs/${encodeURIComponent(stored.id)}/decide">
-<input type="hidden" name="csrf" value="${options.csrf}">
+      : html`<form method="post" action="${options.postTo}">
 ${options.actions.map((view) => actionFieldset(view, value, options.actions.length === 1, options.now))}
 <button type="submit">Submit decisions</button>
 </form>`
@@ -274,7 +295,20 @@ ${options.subRuns.map(
 </section>
 <section aria-labelledby="h-audit">
 <h2 id="h-audit">Audit trail</h2>
-${audit(continuation.decisions)}
+${audit([...continuation.decisions, ...(options.finished?.decisions ?? [])], options.finished?.decider)}
+</section>`;
+}
+
+/** What happened to a decided record: each decision, each decided call's result, the final answer. */
+function finishedSection(finished: Finished, actions: ActionView[], status: string): Html {
+  const known = finished.decisions.length > 0 || finished.results.length > 0 || finished.output !== undefined;
+  return html`<section aria-labelledby="h-happened">
+<h2 id="h-happened">What happened</h2>
+${finished.decisions.length ? html`<ul>${finished.decisions.map((entry) => html`<li><strong>${entry.type === 'approve' ? (entry.editedArgs !== undefined ? 'Approved with edited arguments' : 'Approved') : entry.type === 'reject' ? 'Rejected' : 'Answered'}</strong>: <code>${entry.toolName}</code> by ${entry.by ?? 'someone'} at ${when(entry.at)}${entry.args !== undefined ? html`; asked for <code>${jsonLine(entry.args, 400)}</code>` : ''}${entry.editedArgs !== undefined ? html`, applied <code>${jsonLine(entry.editedArgs, 400)}</code>` : ''}${entry.reason ? html`; reason: ${entry.reason}` : ''}</li>`)}</ul>` : ''}
+${finished.decider && !finished.decisions.length ? html`<p>Decided by ${finished.decider.by}${finished.decider.at ? html` at ${when(finished.decider.at)}` : ''}.</p>` : ''}
+${finished.results.map((result) => html`<p>Result of <code>${result.toolName}</code>:</p><pre>${json(result.output)}</pre>`)}
+${finished.output !== undefined ? html`<p><strong>Final answer:</strong></p><pre>${typeof finished.output === 'string' ? finished.output : json(finished.output)}</pre>` : ''}
+${known ? '' : html`<p class="muted">This record is ${status}${actions.length ? ' after its actions were decided' : ''}; without a checkpoint log the store keeps no results or final answer of a run that completed.</p>`}
 </section>`;
 }
 
@@ -298,7 +332,8 @@ ${view.chain.map(
 )}
 </ol>
 ${action.deadline ? html`<p>${dueText(action.deadline, now)}</p>` : ''}
-${view.description ? html`<p>${view.description}</p>` : ''}
+${view.description ? html`<p class="description"><strong>What it does:</strong> ${view.description}</p>` : ''}
+${view.request ? html`<p><strong>Asked of ${action.agent}:</strong> ${view.request}</p>` : ''}
 ${action.kind === 'input' ? html`<p>Asks: <code>${json(action.request)}</code></p>` : ''}
 <div class="choice" role="radiogroup" aria-label="Decision for ${chainText(action)}">
 ${choices.map(
@@ -306,6 +341,7 @@ ${choices.map(
     html`<label><input type="radio" name="decision:${id}" value="${choice}"${chosen === choice ? html` checked` : ''}> ${decisionLabels[choice]}</label>`,
 )}
 </div>
+${quickButtons(view)}
 ${view.allowed.includes('edit') ? editFields(view, slug, value) : ''}
 ${view.allowed.includes('input') ? answerFields(view, slug, value) : ''}
 ${view.allowed.includes('reject') || view.allowed.includes('approve') ? html`<label for="${slug}-reason">Reason</label><input type="text" id="${slug}-reason" name="reason:${id}" value="${value(`reason:${id}`, '')}">` : ''}
@@ -328,8 +364,22 @@ function editFields(view: ActionView, slug: string, value: (name: string, fallba
     inputId: (index) => `${slug}-f${index}`,
     current,
     value,
-    browserRequired: true,
+    // Not `required`: the same form may reject the action with a field cleared; the server checks.
+    browserRequired: false,
   });
+}
+
+/**
+ * One-click buttons for the action: each decides it alone, without the browser's checks of the
+ * edit fields (a cleared field never blocks a rejection); the server checks what applies.
+ */
+function quickButtons(view: ActionView): Html | string {
+  const id = view.action.id;
+  const name = chainText(view.action);
+  const approve = view.action.kind === 'approval' && view.allowed.includes('approve');
+  const reject = view.allowed.includes('reject');
+  if (!approve && !reject) return '';
+  return html`<div class="quick">${approve ? html`<button type="submit" name="decide:${id}" value="approve" formnovalidate aria-label="Approve ${name}">Approve</button> ` : ''}${reject ? html`<button type="submit" name="decide:${id}" value="reject" formnovalidate class="reject" aria-label="Reject ${name}">Reject</button>` : ''}</div>`;
 }
 
 /**
@@ -388,13 +438,16 @@ function transcript(messages: Message[]): Html {
   )}</ol>`;
 }
 
-function audit(entries: AuditEntry[]): Html {
+function audit(entries: AuditEntry[], decider?: { by: string; at?: string }): Html {
+  if (entries.length === 0 && decider) {
+    return html`<p>Decided by ${decider.by}${decider.at ? html` at ${when(decider.at)}` : ''}; the store keeps no more of that decision.</p>`;
+  }
   if (entries.length === 0) return html`<p>No decisions yet.</p>`;
   return html`<table>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Decision</th><th scope="col">Action</th><th scope="col">Details</th></tr></thead>
 <tbody>${entries.map(
     (entry) =>
-      html`<tr><td><time datetime="${entry.at}">${entry.at}</time></td><td>${entry.by ?? '—'}</td><td>${entry.type}${entry.editedArgs !== undefined ? ' (edited)' : ''}</td><td><code>${entry.toolName}</code> <span class="muted">${entry.actionId}</span></td><td>${entry.reason ? html`<p>Reason: ${entry.reason}</p>` : ''}${entry.editedArgs !== undefined ? html`<p>Edited arguments: <code>${jsonLine(entry.editedArgs, 400)}</code></p>` : ''}${entry.value !== undefined ? html`<p>Answer: <code>${jsonLine(entry.value, 400)}</code></p>` : ''}</td></tr>`,
+      html`<tr><td>${when(entry.at)}</td><td>${entry.by ?? '—'}</td><td>${entry.type}${entry.editedArgs !== undefined ? ' (edited)' : ''}</td><td><code>${entry.toolName}</code> <span class="muted">${entry.actionId}</span></td><td>${entry.reason ? html`<p>Reason: ${entry.reason}</p>` : ''}${entry.args !== undefined ? html`<p>Arguments asked for: <code>${jsonLine(entry.args, 400)}</code></p>` : ''}${entry.editedArgs !== undefined ? html`<p>Edited arguments: <code>${jsonLine(entry.editedArgs, 400)}</code></p>` : ''}${entry.value !== undefined ? html`<p>Answer: <code>${jsonLine(entry.value, 400)}</code></p>` : ''}</td></tr>`,
   )}</tbody>
 </table>`;
 }
@@ -405,7 +458,7 @@ export function linkBody(options: {
   chain: ChainLevel[];
   kind: 'approve' | 'reject';
   expiresAt: string;
-  csrf: string;
+  /** The form's target, with its CSRF token. */
   postTo: string;
 }): Html {
   const { action, kind } = options;
@@ -416,11 +469,53 @@ ${options.chain.map(
     html`<li><strong>${level.agent}</strong> called <code>${level.toolName}</code><pre>${json(level.args)}</pre></li>`,
 )}
 </ol>
-<p class="muted">The link expires at <time datetime="${options.expiresAt}">${options.expiresAt}</time>.</p>
+<p class="muted">The link expires at ${when(options.expiresAt)}.</p>
 <form method="post" action="${options.postTo}">
-<input type="hidden" name="csrf" value="${options.csrf}">
 ${kind === 'reject' ? html`<label for="link-reason">Reason</label><input type="text" id="link-reason" name="reason">` : ''}
 <button type="submit">${kind === 'approve' ? 'Approve' : 'Reject'}</button>
 </form>
 <p class="muted">Action <code>${action.id}</code> of tool <code>${action.toolName}</code>.</p>`;
+}
+
+/**
+ * The page that shows an approve with changed arguments as the edit it is: each changed property
+ * before and after, and a form that applies it as an edit (or a way back, with nothing applied).
+ */
+export function confirmEdits(options: {
+  base: string;
+  id: string;
+  edits: Array<{ view: ActionView; args: JsonValue }>;
+  form: Record<string, string>;
+  postTo: string;
+}): Html {
+  const { base, id, edits, form } = options;
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(form)) {
+    // A one-click button becomes the choice it made; the form is sent again as it was.
+    if (name.startsWith('decide:')) fields[`decision:${name.slice('decide:'.length)}`] = value;
+    else fields[name] = value;
+  }
+  for (const { view } of edits) fields[`decision:${view.action.id}`] = 'edit';
+  return html`<div class="alert" role="alert"><p>You chose Approve and changed the arguments: that is an edit. Nothing was applied yet.</p></div>
+${edits.map(({ view, args }) => {
+  const before = view.action.args;
+  const keys = [...new Set([...Object.keys(objectOf(before)), ...Object.keys(objectOf(args))])];
+  const changed = keys.filter(
+    (key) => JSON.stringify(objectOf(before)[key]) !== JSON.stringify(objectOf(args)[key]),
+  );
+  return html`<section aria-label="Changes to ${chainText(view.action)}"><h2>${chainText(view.action)}</h2>
+<table><thead><tr><th scope="col">Argument</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
+<tbody>${changed.map((key) => html`<tr><td><code>${key}</code></td><td><del>${jsonLine(objectOf(before)[key])}</del></td><td><ins>${jsonLine(objectOf(args)[key])}</ins></td></tr>`)}</tbody></table></section>`;
+})}
+<form method="post" action="${options.postTo}">
+${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<button type="submit">Apply the edit</button>
+</form>
+<p><a href="${base}/runs/${encodeURIComponent(id)}">Back to the run</a> (nothing is applied)</p>`;
+}
+
+function objectOf(value: JsonValue | undefined): Record<string, JsonValue | undefined> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, JsonValue>)
+    : { value };
 }

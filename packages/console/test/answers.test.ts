@@ -15,7 +15,7 @@ import {
 import { lastToolResults, scriptedModel } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { client, deskAgent, echo, testConsole } from './fixtures';
+import { client, deskAgent, echo, formToken, testConsole } from './fixtures';
 
 /** A leave desk whose `ask_manager` is answered as `response` says (days, a mode and a note). */
 function leaveDesk(response: z.ZodType | undefined, options: { deadline?: Date } = {}) {
@@ -39,7 +39,7 @@ async function opened(agent: ContinuableAgent<any, unknown>, agents?: Record<str
   const id = result.continuation.id;
   const page = await browser.get(`/runs/${encodeURIComponent(id)}`);
   expect(page.status).toBe(200);
-  const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+  const csrf = formToken(page.text)!;
   const decide = (fields: Record<string, string>) =>
     browser.post(`/runs/${encodeURIComponent(id)}/decide`, { csrf, ...fields });
   return { store, id, page, browser, decide, continuation: result.continuation };

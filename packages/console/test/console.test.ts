@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   client,
   deskAgent,
+  formToken,
   hrAgents,
   type Ledger,
   paymentsAgent,
@@ -191,7 +192,7 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     const page = await browser.get(`/runs/${encoded(id)}`);
     expect(page.text).toContain('Answer');
     expect(page.text).not.toContain('Approve with edited arguments');
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const csrf = formToken(page.text)!;
     const wrong = await browser.post(`/runs/${encoded(id)}/decide`, {
       csrf,
       'decision:call_ask': 'input',
@@ -232,18 +233,19 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
       [`decision:${SALARY_ACTION}`]: 'approve',
     });
     expect(second.status).toBe(409);
-    expect(second.text).toContain('Already decided');
-    expect(second.text).toContain('Decided by ann');
+    expect(second.text).toContain('Someone is deciding this run right now');
     release();
     expect((await first).status).toBe(303);
     expect(ledger.runs).toHaveLength(1);
 
-    // A double submit after the run moved on: 409 again, nothing runs.
-    const again = await ann.post(`/runs/${encoded(id)}/decide`, {
-      csrf: annToken,
+    // A double submit after the run moved on: 409 again, naming who decided, nothing runs.
+    const again = await bob.post(`/runs/${encoded(id)}/decide`, {
+      csrf: bobToken,
       [`decision:${SALARY_ACTION}`]: 'approve',
     });
     expect(again.status).toBe(409);
+    expect(again.text).toContain('Already decided');
+    expect(again.text).toContain('Decided by ann');
     expect(ledger.runs).toHaveLength(1);
   });
 
@@ -376,7 +378,11 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     const page = await browser.get('/');
     expect(page.text).toContain('update_salary');
     expect(page.text).not.toContain('ask_manager');
-    expect((await browser.get(`/runs/${encoded(deskRun.continuation.id)}`)).status).toBe(403);
+    // A run the person may not see answers as one that does not exist.
+    const hidden = await browser.get(`/runs/${encoded(deskRun.continuation.id)}`);
+    const missing = await browser.get('/runs/no-such-run');
+    expect(hidden.status).toBe(404);
+    expect(hidden.text).toBe(missing.text);
   });
 
   it('renders a <script> in tool arguments as text', async () => {
@@ -481,7 +487,7 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     expect(confirm.text).toContain('<button type="submit">Approve</button>');
     expect(confirm.text).toContain('&quot;salary&quot;: 60000');
     expect(ledger.runs).toEqual([]);
-    const csrf = /name="csrf" value="([^"]+)"/.exec(confirm.text)![1]!;
+    const csrf = formToken(confirm.text)!;
     expect((await visitor.post(path, {})).status).toBe(403);
     const applied = await visitor.post(path, { csrf });
     expect(applied.status).toBe(303);
@@ -492,7 +498,8 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     const reused = await visitor.post(path, { csrf });
     expect(reused.status).toBe(409);
     expect(reused.text).toContain('This link was already used.');
-    expect(reused.text).toContain('Decided by link');
+    // The store kept the console's own claim owner: nobody identified decided.
+    expect(reused.text).toContain('Decided by console');
     expect((await visitor.get(path)).status).toBe(409);
     expect(ledger.runs).toHaveLength(1);
 
@@ -520,7 +527,7 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     // A reject link carries the reason the person types.
     const rejectPage = await late.get(good);
     expect(rejectPage.text).toContain('<button type="submit">Reject</button>');
-    const rejectToken = /name="csrf" value="([^"]+)"/.exec(rejectPage.text)![1]!;
+    const rejectToken = formToken(rejectPage.text)!;
     expect((await late.post(good, { csrf: rejectToken, reason: 'not now' })).status).toBe(303);
     expect(JSON.stringify(next.agents.benefitsModel.calls.at(-1)!.messages)).toContain('not now');
     expect(ledger.runs).toHaveLength(1);
@@ -564,9 +571,10 @@ describe('console options', () => {
       csrf,
       [`decision:${SALARY_ACTION}`]: 'approve',
     });
-    expect(twice.status).toBe(409);
-    expect(twice.text).toContain('Decided by dan');
-    expect(submitted).toHaveLength(1);
+    // The console holds nothing of a hand-off: the worker's claim runs it once; the store still
+    // says suspended until the worker claims it, so the second is handed over too.
+    expect(twice.status).toBe(303);
+    expect(submitted).toHaveLength(2);
     expect(ledger.runs).toEqual([]);
   });
 
@@ -585,7 +593,7 @@ describe('console options', () => {
     expect(page.text).toMatch(
       /<label for="[^"]+">Arguments \(JSON\)<\/label><textarea[^>]*name="args:call_payroll\/call_benefits\/call_salary"/,
     );
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const csrf = formToken(page.text)!;
     const broken = await browser.post(`/runs/${encoded(id)}/decide`, {
       csrf,
       [`decision:${SALARY_ACTION}`]: 'edit',
@@ -624,7 +632,7 @@ describe('console options', () => {
     const page = await browser.get(`/runs/${encoded(id)}`);
     expect(page.text).toContain('Salary changes need HR sign-off');
     expect(page.text).not.toContain('Approve with edited arguments');
-    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1]!;
+    const csrf = formToken(page.text)!;
     const refused = await browser.post(`/runs/${encoded(id)}/decide`, {
       csrf,
       [`decision:${SALARY_ACTION}`]: 'edit',

@@ -137,20 +137,36 @@ export function client(handler: { fetch(request: Request): Promise<Response> }, 
       user = name;
     },
     get: (path: string) => send(path),
-    post: (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-      send(path, {
+    /** Post a form as the console's forms do: the `csrf` field goes in the URL, the rest in the body. */
+    post: (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) => {
+      const { csrf, ...rest } = fields;
+      const target =
+        csrf === undefined
+          ? path
+          : `${path}${path.includes('?') ? '&' : '?'}csrf=${encodeURIComponent(csrf)}`;
+      return send(target, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-        body: new URLSearchParams(fields).toString(),
-      }),
+        body: new URLSearchParams(rest).toString(),
+      });
+    },
+    /** Post a body as it is (`type` empty: the one the body sets, e.g. multipart's boundary). */
+    raw: (path: string, body: BodyInit, type: string) =>
+      send(path, { method: 'POST', ...(type ? { headers: { 'content-type': type } } : {}), body }),
     /** Open a page and read its form's CSRF token. */
     async csrf(path: string) {
       const page = await send(path);
-      const token = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1];
+      const token = formToken(page.text);
       if (!token) throw new Error(`no CSRF token on ${path} (${page.status}): ${page.text.slice(0, 300)}`);
       return token;
     },
   };
+}
+
+/** The CSRF token in the target of a page's form (`action="…?csrf=<token>"`), if any. */
+export function formToken(text: string): string | undefined {
+  const found = /<form method="post" action="[^"]*\?csrf=([^"&]+)"/.exec(text)?.[1];
+  return found === undefined ? undefined : decodeURIComponent(found);
 }
 
 /** One agent whose first turn asks for two transfers at once and whose second asks for one more. */

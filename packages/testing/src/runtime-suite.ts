@@ -160,6 +160,18 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
     expect((await runtime.inbox()).items).toEqual([]);
   });
 
+  it('a resume claims in the name it is given (the deciding person): the store keeps it as resumedBy', async () => {
+    const { runtime, store, runs } = await setUp();
+    const { continuation, actions } = await startApproval(runtime);
+    const decisions = { [actions[0]!.id]: { type: 'approve' as const, by: 'ann' } };
+    expect((await runtime.resume(continuation.id, decisions, { owner: 'ann' })).status).toBe('completed');
+    expect(runs.charge).toBe(1);
+    expect((await store.load(continuation.id))?.resumedBy).toBe('ann');
+    const other = await startApproval(runtime);
+    await runtime.resume(other.continuation.id, { [other.actions[0]!.id]: { type: 'approve' as const } });
+    expect((await store.load(other.continuation.id))?.resumedBy).toBe('app');
+  });
+
   it('two resumes at once: one runs, the other fails with CLAIM_CONFLICT', async () => {
     const { runtime, runs } = await setUp();
     const { continuation, actions } = await startApproval(runtime);

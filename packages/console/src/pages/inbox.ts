@@ -2,9 +2,9 @@
  * The inbox page (`GET /`): the pending actions of suspended runs, newest first, filtered by agent,
  * tool, metadata and age, a page at a time.
  */
-import { type JsonObject, type JsonValue, listActions } from '@agent-continuations/core';
+import { isContinuationError, type JsonObject, type JsonValue, listActions } from '@agent-continuations/core';
 import { Hono } from 'hono';
-import type { ConsoleContext } from '../context';
+import { type ConsoleContext, runInfo } from '../context';
 import { type InboxRow, inboxBody, page } from '../views';
 
 /** The inbox as a Hono sub-app. */
@@ -33,19 +33,29 @@ export function inboxPage(ctx: ConsoleContext): Hono {
     const now = Date.now();
     const rows: InboxRow[] = [];
     let next: string | undefined;
+    let listed: Awaited<ReturnType<typeof store.list>> | undefined;
     if (errors.length === 0) {
-      const listed = await store.list({
-        status: 'suspended',
-        ...(Object.keys(metadata).length ? { metadata } : {}),
-        limit: ctx.pageSize,
-        order: 'desc',
-        ...(cursor ? { cursor } : {}),
-      });
+      try {
+        listed = await store.list({
+          status: 'suspended',
+          ...(Object.keys(metadata).length ? { metadata } : {}),
+          limit: ctx.pageSize,
+          order: 'desc',
+          ...(cursor ? { cursor } : {}),
+        });
+      } catch (error) {
+        // A cursor the store does not know is the client's error, not the server's.
+        if (!cursor || !isContinuationError(error, 'INVALID_OPERATION')) throw error;
+        errors.push('The page cursor is not one this inbox gave: start again from the first page.');
+      }
+    }
+    if (listed) {
       const loaded = await Promise.all(listed.items.map((item) => store.load(item.id)));
       for (const stored of loaded) {
         if (stored?.status !== 'suspended') continue;
         // Each run is a read of its own: an app can show each person their own tenant's runs.
-        if (!(await ctx.allow(c, { kind: 'read', continuationId: stored.id }))) continue;
+        const run = runInfo(stored);
+        if (!(await ctx.allow(c, { kind: 'read', continuationId: stored.id, run }))) continue;
         const ageMs = now - Date.parse(stored.createdAt);
         if (olderThan !== undefined && ageMs < olderThan) continue;
         if (newerThan !== undefined && ageMs > newerThan) continue;

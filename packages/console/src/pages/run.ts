@@ -2,13 +2,27 @@
  * The run view (`GET /runs/:id`): a stored continuation with its pending actions, their chain of
  * agents, and a form to decide each; also how a later continuation of the run is found.
  */
-import { type Continuation, listActions, type StoredContinuation } from '@agent-continuations/core';
+import {
+  type Continuation,
+  type JsonValue,
+  listActions,
+  replayCheckpoints,
+  type StoredContinuation,
+} from '@agent-continuations/core';
 import { type Context, Hono } from 'hono';
+import { whoDecided } from '../apply';
 import type { ConsoleContext } from '../context';
 import type { DecisionChoice } from '../options';
 import { formFields } from '../schema-form';
-import { type AgentsByName, actionChain, actionResponseSchema, actionSchema, subAgentRuns } from '../tools';
-import { type ActionView, messagePage, page, runBody } from '../views';
+import {
+  actionChain,
+  actionDescription,
+  actionRequest,
+  actionResponseSchema,
+  actionSchema,
+  subAgentRuns,
+} from '../tools';
+import { type ActionView, type Finished, page, runBody } from '../views';
 
 const outcomes: Record<string, string> = {
   completed: 'The run completed.',
@@ -20,20 +34,17 @@ const outcomes: Record<string, string> = {
 /** The run view as a Hono sub-app. */
 export function runPage(ctx: ConsoleContext): Hono {
   return new Hono().get('/runs/:id', async (c) => {
-    const id = c.req.param('id');
-    if (!(await ctx.allow(c, { kind: 'read', continuationId: id }))) return ctx.refuse(c);
-    const stored = await ctx.store.load(id);
-    if (!stored)
-      return c.html(messagePage(ctx.base, 'Not found', [`No continuation "${id}" in the store.`]), 404);
+    const gated = await ctx.gate(c, c.req.param('id'));
+    if (!gated.ok) return gated.response;
     const outcome = c.req.query('outcome');
     const notice = outcome && Object.hasOwn(outcomes, outcome) ? outcomes[outcome] : undefined;
-    return renderRun(ctx, c, stored, notice ? { notice } : {});
+    return renderRun(ctx, c, gated.stored, notice ? { notice } : {});
   });
 }
 
 /** Each pending action with what its form may offer: the allowed decisions, the inputs. */
 export function actionViews(ctx: ConsoleContext, continuation: Continuation): ActionView[] {
-  const agents = ctx.agents as AgentsByName | undefined;
+  const agents = ctx.agentNamed;
   const policies = ctx.options.policies?.(continuation) ?? {};
   return listActions(continuation).map((action) => {
     const policy = Object.hasOwn(policies, action.id) ? policies[action.id] : undefined;
@@ -52,7 +63,10 @@ export function actionViews(ctx: ConsoleContext, continuation: Continuation): Ac
       const answerFields = formFields(response);
       if (answerFields) view.answerFields = answerFields;
     }
-    const description = action.description ?? policy?.description;
+    const request = actionRequest(continuation, action);
+    if (request) view.request = request;
+    const description =
+      action.description ?? policy?.description ?? actionDescription(agents, continuation, action);
     if (description) view.description = description;
     return view;
   });
@@ -63,17 +77,18 @@ export async function renderRun(
   ctx: ConsoleContext,
   c: Context,
   stored: StoredContinuation,
-  extra: { errors?: string[]; submitted?: Record<string, unknown>; notice?: string } = {},
+  extra: { errors?: string[]; submitted?: Record<string, string>; notice?: string } = {},
   status: 200 | 422 = 200,
 ) {
   const later = stored.status === 'suspended' ? undefined : await laterContinuation(ctx, stored);
+  const finished = stored.status === 'suspended' ? undefined : await whatHappened(ctx, stored, later?.id);
   const submitted = extra.submitted;
   const body = runBody({
     base: ctx.base,
     stored,
     continuation: stored.continuation,
     actions: actionViews(ctx, stored.continuation),
-    csrf: await ctx.formToken(c),
+    postTo: await ctx.formAction(c, `${ctx.base}/runs/${encodeURIComponent(stored.id)}/decide`),
     ...(submitted
       ? {
           submitted: (name: string) => {
@@ -85,6 +100,7 @@ export async function renderRun(
     ...(extra.errors ? { errors: extra.errors } : {}),
     ...(extra.notice ? { notice: extra.notice } : {}),
     later: later ? { id: later.id, status: later.status } : undefined,
+    ...(finished ? { finished } : {}),
     now: Date.now(),
     subRuns: subAgentRuns(stored.continuation),
   });
@@ -104,4 +120,56 @@ async function laterContinuation(ctx: ConsoleContext, stored: StoredContinuation
     cursor = listed.cursor;
   } while (cursor);
   return latest;
+}
+
+/**
+ * What became of a record that is no longer suspended, from the store: the decisions made on its
+ * actions (who, when, the original and edited arguments) and each decided call's result, from the
+ * run's checkpoint log when the runtime has one (with the final answer), else from the run's later
+ * continuation; and who decided, from the completing claim's owner.
+ */
+async function whatHappened(
+  ctx: ConsoleContext,
+  stored: StoredContinuation,
+  laterId: string | undefined,
+): Promise<Finished> {
+  const ids = new Set(listActions(stored.continuation).map((action) => action.id));
+  let state: Continuation | undefined;
+  let output: JsonValue | undefined;
+  let ended: string | undefined;
+  const log = ctx.runtime?.log;
+  if (log) {
+    const replay = replayCheckpoints(await log.read(stored.runId));
+    state = replay.continuation;
+    output = replay.output;
+    ended = replay.status;
+  }
+  if (!state && laterId) state = (await ctx.store.load(laterId))?.continuation;
+  const since = Date.parse(stored.createdAt);
+  const decisions = (state?.decisions ?? []).filter(
+    (entry) => ids.has(entry.actionId) && Date.parse(entry.at) >= since,
+  );
+  const results: Finished['results'] = [];
+  for (const entry of decisions) {
+    const callId = entry.actionId.split('/')[0]!;
+    for (const message of state?.messages ?? []) {
+      if (message.role !== 'tool' || typeof message.content === 'string') continue;
+      for (const part of message.content as Array<Record<string, unknown>>) {
+        if (
+          part.type === 'tool-result' &&
+          part.toolCallId === callId &&
+          !results.some((r) => r.callId === callId)
+        ) {
+          results.push({ callId, toolName: String(part.toolName), output: part.output as JsonValue });
+        }
+      }
+    }
+  }
+  const decider = decisions.length === 0 ? await whoDecided(ctx, stored) : undefined;
+  return {
+    decisions,
+    results,
+    ...(output !== undefined && ended === 'completed' ? { output } : {}),
+    ...(decider ? { decider } : {}),
+  };
 }

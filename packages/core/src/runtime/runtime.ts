@@ -72,7 +72,14 @@ export interface StartOptions extends Omit<RunOptions, 'deadlines'> {
 }
 
 /** Options of {@link Runtime.resume} and {@link Runtime.stream}. */
-export type ResumeOptions = Omit<ResumeStoredOptions, 'log' | 'onSuspend' | 'links' | 'deadlines' | 'owner'>;
+export interface ResumeOptions
+  extends Omit<ResumeStoredOptions, 'log' | 'onSuspend' | 'links' | 'deadlines' | 'owner'> {
+  /**
+   * The claim's owner for this one resume, instead of the runtime's: the deciding person in an
+   * inbox, so that the store keeps who resumed the run (`resumedBy`) once it completes.
+   */
+  owner?: string;
+}
 
 /** One pending action in the inbox: the action (with its links when configured) and where it waits. */
 export interface InboxItem {
@@ -191,9 +198,9 @@ export function createRuntime(config: RuntimeConfig): Runtime {
     return agent(stored.continuation.agent.name);
   };
   const resumeOptions = (options: ResumeOptions): ResumeStoredOptions => ({
-    owner,
     ...save,
     ...options,
+    owner: options.owner ?? owner,
     ...policy,
     ...notice,
   });

@@ -1,0 +1,396 @@
+/**
+ * The console's safety and the person's view in Chromium: two tenants an `authorize` separates,
+ * bounded bodies and client errors, DNS rebinding (a host name mapped to 127.0.0.1 in the browser),
+ * `basePath` everywhere, a failed hand-off that a retry gets through, edits that are never dropped,
+ * and what a decided run shows. The console runs over a runtime with a SQLite store and log.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ConsoleOptions, createConsole } from '@agent-continuations/console';
+import {
+  createApprovalLinks,
+  createContinuableAgent,
+  createRuntime,
+  defineTool,
+  listActions,
+  type Runtime,
+} from '@agent-continuations/core';
+import { createSqliteCheckpointLog, createSqliteStore } from '@agent-continuations/store-sqlite';
+import { firstUserText, lastToolResults, scriptedModel } from '@agent-continuations/testing';
+import { getRequestListener } from '@hono/node-server';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { CHROMIUM, CHROMIUM_ARGS, USER_HEADER } from './harness';
+
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+const SECRET = 'browser-safety-console-secret';
+const BASE = '/inbox';
+
+/** Transfers: a run asks for two at once (the request names whose tenant it is), then answers. */
+function paymentsAgent(sent: Array<{ to: string; amount: number }>) {
+  const transfer = defineTool({
+    name: 'transfer',
+    description: 'Send money from the company account',
+    parameters: z.object({ to: z.string().min(1), amount: z.number().int().positive() }),
+    needsApproval: true,
+    execute: async (args) => {
+      sent.push(args);
+      return { sent: args.amount, to: args.to };
+    },
+  });
+  return createContinuableAgent({
+    name: 'payments',
+    model: scriptedModel([
+      (request) => {
+        const text = firstUserText(request.messages);
+        return {
+          toolCalls: [
+            { name: 'transfer', args: { to: `${text} one`, amount: 100 }, id: 'call_one' },
+            { name: 'transfer', args: { to: `${text} two`, amount: 200 }, id: 'call_two' },
+          ],
+        };
+      },
+      (request) => {
+        const results = lastToolResults(request.messages);
+        if (results.length === 1 && request.messages.filter((m) => m.role === 'tool').length === 1) {
+          return 'waiting for the other';
+        }
+        return `Done: ${results.map((part) => JSON.stringify(part.output)).join(' ')}`;
+      },
+      (request) => `Done: ${JSON.stringify(lastToolResults(request.messages).map((part) => part.output))}`,
+    ]),
+    tools: [transfer],
+  });
+}
+
+interface Served {
+  url: string;
+  runtime: Runtime;
+  sent: Array<{ to: string; amount: number }>;
+  /** Start a run for `tenant`; resolves to its continuation id and its two action ids. */
+  start(tenant: string, who: string): Promise<{ id: string; actions: string[] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve a console under {@link BASE} on a free port, over a runtime with a SQLite store and log.
+ * A person is `name@tenant` (the header); they see only their tenant's runs.
+ */
+async function serveConsole(extra: Partial<ConsoleOptions> = {}): Promise<Served> {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-browser-safety-'));
+  const file = join(dir, 'console.sqlite');
+  const store = createSqliteStore({ path: file });
+  const log = createSqliteCheckpointLog({ database: file });
+  const sent: Array<{ to: string; amount: number }> = [];
+  const runtime = createRuntime({ agents: [paymentsAgent(sent)], store, log });
+  let handler: ((request: Request) => Promise<Response>) | undefined;
+  const server: Server = createServer(getRequestListener((request) => handler!(request)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}${BASE}`;
+  const inbox = createConsole({
+    runtime,
+    secret: SECRET,
+    basePath: BASE,
+    baseUrl: url,
+    authorize: (request, access) => {
+      const user = request.headers.get(USER_HEADER) ?? '';
+      const tenant = user.split('@')[1];
+      if (!tenant) return undefined;
+      if ('run' in access && access.run && access.run.metadata.tenant !== tenant) return false;
+      return { id: user };
+    },
+    ...extra,
+  });
+  handler = inbox.fetch;
+  return {
+    url,
+    runtime,
+    sent,
+    async start(tenant, who) {
+      const result = await runtime.start('payments', who, { metadata: { tenant } });
+      if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
+      return { id: result.continuation.id, actions: listActions(result.continuation).map((a) => a.id) };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe("the console in Chromium: safety and the person's view", () => {
+  let browser: Browser;
+  let app: Served;
+  const contexts: BrowserContext[] = [];
+  const pageOf = async (user: string): Promise<Page> => {
+    const context = await browser.newContext({ extraHTTPHeaders: { [USER_HEADER]: user } });
+    contexts.push(context);
+    return context.newPage();
+  };
+  const text = (page: Page) => page.locator('body').textContent();
+  const fieldset = (page: Page, actionId: string) => page.locator(`fieldset[id="action-${actionId}"]`);
+  /** The CSRF token in the URL of the page's form. */
+  const formTarget = (page: Page) => page.locator('form[method="post"]').first().getAttribute('action');
+
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      // A name of another site that resolves to this machine, as DNS rebinding makes it.
+      args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1'],
+    });
+    app = await serveConsole({ maxBodyBytes: 8192 });
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('items 1, 2: a person of another tenant gets, on every route and error, the answer of a run that does not exist, and never the decider', async () => {
+    const theirs = await app.start('a', 'Acme');
+    const own = await app.start('b', 'Beta');
+    const bea = await pageOf('bea@b');
+    const missing = async (path: string) => {
+      const response = await bea.goto(`${app.url}${path}`);
+      return { status: response?.status(), body: await text(bea) };
+    };
+    const none = await missing('/runs/no-such-run');
+    expect(none.status).toBe(404);
+    expect(await missing(`/runs/${theirs.id}`)).toEqual(none);
+
+    // Her own run gives her a session and a token; posts to the other tenant's run with it.
+    await bea.goto(`${app.url}/runs/${own.id}`);
+    const target = (await formTarget(bea))!;
+    const token = new URL(target, app.url).searchParams.get('csrf')!;
+    const post = async (id: string, form: Record<string, string>) => {
+      const response = await bea.request.post(`${app.url}/runs/${id}/decide?csrf=${token}`, {
+        form,
+        headers: { origin: new URL(app.url).origin },
+        maxRedirects: 0,
+      });
+      return { status: response.status(), body: await response.text() };
+    };
+    for (const form of [
+      {},
+      { [`decision:${theirs.actions[0]}`]: 'bogus' },
+      { [`decision:${theirs.actions[0]}`]: 'edit', [`arg:${theirs.actions[0]}:amount`]: '-1' },
+      { [`decision:${theirs.actions[0]}`]: 'approve' },
+    ]) {
+      const [answer, nothing] = [await post(theirs.id, form), await post('no-such-run', form)];
+      expect(answer.status).toBe(404);
+      expect(answer.body).toBe(nothing.body);
+      expect(answer.body).not.toContain('Acme');
+    }
+    const link = await app.runtime.get(theirs.id).then(async () => {
+      const { createApprovalLinks } = await import('@agent-continuations/core');
+      const links = createApprovalLinks({ secret: SECRET, baseUrl: app.url });
+      return [
+        await links.url(theirs.id, theirs.actions[0]!, 'approve'),
+        await links.url('no-such-run', 'x', 'approve'),
+      ];
+    });
+    const [linkTheirs, linkNone] = [await bea.goto(link[0]!), await bea.goto(link[1]!)];
+    expect(linkTheirs?.status()).toBe(404);
+    expect(linkNone?.status()).toBe(404);
+    expect(app.sent).toEqual([]);
+
+    // Ann of tenant A decides; Bea still learns nothing, Ann is told who decided.
+    const ann = await pageOf('ann@a');
+    await ann.goto(`${app.url}/runs/${theirs.id}`);
+    await fieldset(ann, theirs.actions[0]!)
+      .getByRole('button', { name: /^Approve/ })
+      .click();
+    await ann.waitForURL(/outcome=/);
+    expect(app.sent).toHaveLength(1);
+    expect(await missing(`/runs/${theirs.id}`)).toEqual(none);
+    const late = await post(theirs.id, { [`decision:${theirs.actions[0]}`]: 'approve' });
+    expect(late.status).toBe(404);
+    expect(late.body).not.toContain('ann@a');
+    expect((await bea.goto(link[0]!))?.status()).toBe(404);
+    expect(await text(bea)).not.toContain('ann@a');
+  });
+
+  it('items 5, 6: a body over the limit is 413 and runs nothing; malformed multipart, duplicates and a bad cursor are 400', async () => {
+    const run = await app.start('a', 'Limits');
+    const ann = await pageOf('ann@a');
+    await ann.goto(`${app.url}/runs/${run.id}`);
+    const action = fieldset(ann, run.actions[0]!);
+    await action.getByLabel('Reject', { exact: true }).check();
+    await action.getByLabel('Reason').fill('r'.repeat(20_000));
+    const refused = ann.waitForResponse((response) => response.request().method() === 'POST');
+    await ann.getByRole('button', { name: 'Submit decisions' }).click();
+    expect((await refused).status()).toBe(413);
+    expect(await text(ann)).toContain('larger than this console accepts');
+
+    await ann.goto(`${app.url}/runs/${run.id}`);
+    const target = new URL((await formTarget(ann))!, app.url).href;
+    const multipart = await ann.request.post(target, {
+      headers: { 'content-type': 'multipart/form-data; boundary=XYZ', origin: new URL(app.url).origin },
+      data: '--XYZ\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end',
+      maxRedirects: 0,
+    });
+    expect(multipart.status()).toBe(400);
+    expect(await multipart.text()).toContain('does not parse');
+    const twice = await ann.request.post(target, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(app.url).origin },
+      data: `decision:${run.actions[0]}=reject&decision:${run.actions[0]}=approve`,
+      maxRedirects: 0,
+    });
+    expect(twice.status()).toBe(400);
+    expect(await twice.text()).toContain('more than once');
+    expect((await ann.goto(`${app.url}/?cursor=garbage`))?.status()).toBe(400);
+    expect(await text(ann)).toContain('cursor is not one this inbox gave');
+    expect(app.sent.filter((each) => each.to.startsWith('Limits'))).toEqual([]);
+  });
+
+  it('item 7: a page of another site whose name resolves to this server gets no page, no token, and its form runs nothing', async () => {
+    const run = await app.start('a', 'Rebinding');
+    const ann = await pageOf('ann@a');
+    const port = new URL(app.url).port;
+    const evil = `http://evil.example:${port}`;
+    expect((await ann.goto(`${evil}${BASE}/runs/${run.id}`))?.status()).toBe(421);
+    expect(await text(ann)).not.toContain('Rebinding');
+    expect(await ann.locator('form[method="post"]').count()).toBe(0);
+    // The attacker's page, under its own name, auto-submits a form to the console as same-origin.
+    await ann.route(`${evil}/attack`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<form method="post" action="${BASE}/runs/${run.id}/decide"><input name="decision:${run.actions[0]}" value="approve"></form>`,
+      }),
+    );
+    await ann.goto(`${evil}/attack`);
+    const posted = ann.waitForResponse((response) => response.request().method() === 'POST');
+    await ann.evaluate(() => document.forms[0]!.submit());
+    expect((await posted).status()).toBe(421);
+    expect(app.sent.filter((each) => each.to.startsWith('Rebinding'))).toEqual([]);
+  });
+
+  it('item 8: under basePath, the header link, the filter form and "Next page" all work', async () => {
+    const small = await serveConsole({ pageSize: 1 });
+    try {
+      await small.start('a', 'First');
+      await small.start('a', 'Second');
+      const ann = await pageOf('ann@a');
+      expect((await ann.goto(`${small.url}/`))?.status()).toBe(200);
+      await ann.getByRole('link', { name: 'Next page' }).click();
+      await ann.waitForURL(/cursor=/);
+      expect(await text(ann)).toContain('First');
+      await ann.getByRole('link', { name: 'Inbox', exact: true }).click();
+      await ann.waitForURL(`${small.url}/`);
+      expect(await text(ann)).toContain('Second');
+      await ann.getByLabel('Tool').fill('transfer');
+      await ann.getByRole('button', { name: 'Filter' }).click();
+      await ann.waitForURL(/tool=transfer/);
+      expect(await text(ann)).toContain('Second');
+      await ann.getByRole('link', { name: /^Open/ }).first().click();
+      await ann.waitForURL(`${small.url}/runs/**`);
+      expect(await ann.getByRole('heading', { name: 'Pending actions' }).count()).toBe(1);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('item 4: a failed hand-off holds nothing: the retry goes through', async () => {
+    const handed: unknown[] = [];
+    let fail = true;
+    const worker = await serveConsole({
+      submitDecisions: async (id, decisions) => {
+        if (fail) {
+          fail = false;
+          throw new Error('the queue is down');
+        }
+        handed.push([id, decisions]);
+      },
+    });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const run = await worker.start('a', 'Handoff');
+      const ann = await pageOf('ann@a');
+      await ann.goto(`${worker.url}/runs/${run.id}`);
+      const first = ann.waitForResponse((response) => response.request().method() === 'POST');
+      await fieldset(ann, run.actions[0]!)
+        .getByRole('button', { name: /^Approve/ })
+        .click();
+      expect((await first).status()).toBe(500);
+      await ann.goto(`${worker.url}/runs/${run.id}`);
+      const second = ann.waitForResponse((response) => response.request().method() === 'POST');
+      await fieldset(ann, run.actions[0]!)
+        .getByRole('button', { name: /^Approve/ })
+        .click();
+      expect((await second).status()).toBe(303);
+      await ann.waitForURL(/outcome=submitted/);
+      expect(handed).toEqual([[run.id, { [run.actions[0]!]: { type: 'approve', by: 'ann@a' } }]]);
+    } finally {
+      errors.mockRestore();
+      await worker.close();
+    }
+  });
+
+  it('items 9, 10: an approve with a changed amount is confirmed as an edit; a cleared field does not block Reject; the decided run shows who, when, the arguments, the results and the answer; a sibling link still works', async () => {
+    const run = await app.start('a', 'Edits');
+    const [one, two] = run.actions as [string, string];
+    const ann = await pageOf('ann@a');
+    await ann.goto(`${app.url}/runs/${run.id}`);
+    const first = fieldset(ann, one);
+    expect(await first.textContent()).toContain('Send money from the company account');
+    expect(await first.textContent()).toContain('Asked of payments: Edits');
+    await first.getByLabel(/^amount\b/).fill('150');
+    await first.getByRole('button', { name: /^Approve/ }).click();
+    await ann.waitForLoadState();
+    expect(await ann.getByRole('heading', { name: 'Confirm the edit' }).count()).toBe(1);
+    const diff = await ann.locator('table').textContent();
+    expect(diff).toContain('100');
+    expect(diff).toContain('150');
+    expect(app.sent.filter((each) => each.to.startsWith('Edits'))).toEqual([]);
+    await ann.getByRole('button', { name: 'Apply the edit' }).click();
+    await ann.waitForURL(/outcome=suspended/);
+    expect(app.sent.filter((each) => each.to.startsWith('Edits'))).toEqual([
+      { to: 'Edits one', amount: 150 },
+    ]);
+
+    // The sibling's link, made for the first continuation, still works after the first was decided.
+    const links = createApprovalLinks({ secret: SECRET, baseUrl: app.url });
+    const sibling = await links.url(run.id, two, 'reject');
+    expect((await ann.goto(sibling))?.status()).toBe(200);
+    expect(await text(ann)).toContain('Edits two');
+
+    // On the run view, clearing a required field does not block the one-click Reject.
+    await ann.goto(`${app.url}/runs/${run.id}`);
+    await ann.getByRole('link', { name: 'its latest continuation' }).click();
+    const second = fieldset(ann, two);
+    await second.getByLabel(/^to\b/).fill('');
+    await second.getByLabel('Reason').fill('Not this month');
+    await second.getByRole('button', { name: /^Reject/ }).click();
+    await ann.waitForURL(/outcome=completed/);
+    expect(app.sent.filter((each) => each.to.startsWith('Edits'))).toHaveLength(1);
+
+    // What the finished run shows: each decision, the results, the final answer, readable times.
+    const happened = await ann
+      .locator('section', { has: ann.getByRole('heading', { name: 'What happened' }) })
+      .textContent();
+    expect(happened).toContain('Rejected');
+    expect(happened).toContain('ann@a');
+    expect(happened).toContain('Not this month');
+    expect(happened).toContain('Final answer');
+    expect(happened).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC \(\d{4}-\d\d-\d\dT/);
+    await ann.goto(`${app.url}/runs/${run.id}`);
+    const firstRecord = await ann
+      .locator('section', { has: ann.getByRole('heading', { name: 'What happened' }) })
+      .textContent();
+    expect(firstRecord).toContain('Approved with edited arguments');
+    expect(firstRecord).toContain('"amount":100');
+    expect(firstRecord).toContain('"amount":150');
+    expect(firstRecord).toContain('"sent":150');
+    expect(await text(ann)).not.toContain('No decisions yet');
+  });
+});
