@@ -205,6 +205,19 @@ export async function settleStore(
   owner: string,
   save: SaveOptions = {},
 ): Promise<void> {
+  await settleRecords(store, start, next, owner, save);
+  const runId = next?.runId ?? start?.runId;
+  if (runId) await log.markSaved?.(runId, next?.id ?? runId);
+}
+
+/** {@link settleStore} without telling the log: the caller has more to write before the run is saved. */
+async function settleRecords(
+  store: ContinuationStore,
+  start: CheckpointStart | undefined,
+  next: Continuation | undefined,
+  owner: string,
+  save: SaveOptions = {},
+): Promise<void> {
   const completeOptions = next ? { ...save, next } : {};
   const resumedId = start?.fromId ?? start?.from?.id;
   let saved = false;
@@ -229,8 +242,6 @@ export async function settleStore(
     }
   }
   if (!saved && next && !(await store.load(next.id))) await store.save(next, save);
-  const runId = next?.runId ?? start?.runId;
-  if (runId) await log.markSaved?.(runId, next?.id ?? runId);
 }
 
 /**
@@ -402,7 +413,7 @@ async function storeFailed(
   const last = replayCheckpoints(entries).continuation ?? (await inputState(start, agent));
   if (last) {
     // The stored continuation the failed segment resumed is settled: its successor is the failed state.
-    if ((start?.fromId ?? start?.from?.id) !== last.id) await settleStore(store, log, start, undefined, by);
+    if ((start?.fromId ?? start?.from?.id) !== last.id) await settleRecords(store, start, undefined, by);
     if ((await store.load(last.id))?.status !== 'failed') {
       await store.save(last);
       await store.fail(await store.claim(last.id, { owner: by }), error);
