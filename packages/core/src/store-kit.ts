@@ -12,6 +12,7 @@ export { checkpointer, replayCheckpoints } from './durable/checkpoint';
 export { type HeldClaim, holdClaim } from './durable/lease';
 export { metadataMatches, summarize } from './stores/store';
 export {
+  cancelWithout,
   claimLost,
   claimRefused,
   errorText,

@@ -30,6 +30,7 @@ import {
   type StoredSummary,
 } from '@agent-continuations/core';
 import {
+  cancelWithout,
   claimLost,
   claimRefused,
   decodeStoredBody,
@@ -114,7 +115,7 @@ interface Row {
 }
 
 /** The version of the table's layout, recorded as its comment. */
-const STORE_SCHEMA_VERSION = 2;
+const STORE_SCHEMA_VERSION = 3;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,47}$/;
 /** Most calls one batched statement carries. */
@@ -175,7 +176,8 @@ function batched<I, O>(
       if (!busy) void drain();
     });
 }
-const STATUS = `CASE WHEN completed THEN 'completed'
+const STATUS = `CASE WHEN cancelled THEN 'cancelled'
+  WHEN completed THEN 'completed'
   WHEN failed THEN 'failed'
   WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired'
   WHEN lease_until IS NOT NULL AND lease_until > now() THEN 'claimed'
@@ -241,14 +243,15 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
           completed BOOLEAN NOT NULL DEFAULT false,
           failed BOOLEAN NOT NULL DEFAULT false,
           error TEXT,
+          cancelled BOOLEAN NOT NULL DEFAULT false,
           claim_owner TEXT,
           claim_token TEXT,
           lease_until TIMESTAMPTZ,
           body TEXT NOT NULL
         )`);
-      // Tables made before failed runs were recorded gain the columns.
+      // Tables made before failed runs were recorded, or runs could be cancelled, gain the columns.
       await client.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS failed BOOLEAN NOT NULL DEFAULT false,
-        ADD COLUMN IF NOT EXISTS error TEXT`);
+        ADD COLUMN IF NOT EXISTS error TEXT, ADD COLUMN IF NOT EXISTS cancelled BOOLEAN NOT NULL DEFAULT false`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${name}_run" ON ${table} (run_id, seq)`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${name}_agent" ON ${table} (agent_name, seq)`);
       await client.query(`CREATE INDEX IF NOT EXISTS "${name}_metadata" ON ${table} USING GIN (metadata)`);
@@ -268,7 +271,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)
     ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
       metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
-      body = excluded.body, completed = false, failed = false, error = NULL, claim_owner = NULL,
+      body = excluded.body, completed = false, failed = false, cancelled = false, error = NULL, claim_owner = NULL,
       claim_token = NULL, lease_until = NULL`;
   const upsertValues = async (continuation: Continuation, saveOptions: SaveOptions) => {
     // summarize validates expiresAt (INVALID_OPERATION) before anything is written.
@@ -293,7 +296,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     SELECT $3::text, $4::text, $5::text, $6::jsonb, $7::text, $8::timestamptz, $9::text FROM done
     ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
       metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
-      body = excluded.body, completed = false, failed = false, error = NULL, claim_owner = NULL,
+      body = excluded.body, completed = false, failed = false, cancelled = false, error = NULL, claim_owner = NULL,
       claim_token = NULL, lease_until = NULL`;
   const loadMany = batched(async (ids: string[]) => {
     const { rows } = await query<Row>(`SELECT ${SUMMARY}, body FROM ${table} WHERE id = ANY($1::text[])`, [
@@ -417,7 +420,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       return { ...claim, leaseUntil: rows[0].lease_until.toISOString() };
     },
     async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
-      const { next, ...saveOptions } = completeOptions;
+      const { next, cancelled, ...saveOptions } = completeOptions;
+      cancelWithout(next, cancelled);
+      if (cancelled) {
+        // A cancelled row is completed too (never claimed again); the person's reason is kept in `error`.
+        await heldUpdate(claim, 'completed = true, cancelled = true, error = $3', [cancelled.reason ?? null]);
+        return;
+      }
       if (!next) {
         if (!(await completeMany(claim))) throw claimLost(claim);
         return;
@@ -481,7 +490,9 @@ function summaryOf(row: Row): StoredSummary {
   };
   if (row.expires_at !== null) summary.expiresAt = row.expires_at.toISOString();
   if (row.status === 'failed' && row.error !== null) summary.error = row.error;
-  // A completed row keeps the owner of the claim that completed it.
-  if (row.status === 'completed' && row.claim_owner !== null) summary.resumedBy = row.claim_owner;
+  if (row.status === 'cancelled' && row.error !== null) summary.reason = row.error;
+  // A completed (or cancelled) row keeps the owner of the claim that completed it.
+  const ended = row.status === 'completed' || row.status === 'cancelled';
+  if (ended && row.claim_owner !== null) summary.resumedBy = row.claim_owner;
   return summary;
 }

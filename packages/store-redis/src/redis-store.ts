@@ -23,6 +23,7 @@ import {
   type StoredSummary,
 } from '@agent-continuations/core';
 import {
+  cancelWithout,
   claimLost,
   claimRefused,
   decodeStoredBody,
@@ -35,7 +36,7 @@ import {
   summarize,
 } from '@agent-continuations/core/store-kit';
 import { Redis } from 'ioredis';
-import { CLAIM, COMPLETE, DELETE, FAIL, RELEASE, RENEW, RETRY, SAVE } from './scripts';
+import { CANCEL, CLAIM, COMPLETE, DELETE, FAIL, RELEASE, RENEW, RETRY, SAVE } from './scripts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
@@ -81,6 +82,7 @@ interface ScriptCommands {
   continuationStoreComplete(numberOfKeys: number, ...args: string[]): Promise<number>;
   continuationStoreRelease(...args: string[]): Promise<number>;
   continuationStoreFail(...args: string[]): Promise<number>;
+  continuationStoreCancel(...args: string[]): Promise<number>;
   continuationStoreRetry(...args: string[]): Promise<number | string>;
 }
 
@@ -97,6 +99,7 @@ const SUMMARY_FIELDS = [
   'failed',
   'error',
   'claim_owner',
+  'cancelled',
 ] as const;
 type Fields = Record<(typeof SUMMARY_FIELDS)[number], string | null>;
 
@@ -127,6 +130,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     ['continuationStoreRenew', RENEW, 1],
     ['continuationStoreRelease', RELEASE, 1],
     ['continuationStoreFail', FAIL, 1],
+    ['continuationStoreCancel', CANCEL, 1],
     ['continuationStoreRetry', RETRY, 1],
   ] as const;
   for (const [name, lua, numberOfKeys] of scripts) client.defineCommand(name, { lua, numberOfKeys });
@@ -313,18 +317,21 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
       await ready();
-      const { next, ...saveOptions } = completeOptions;
-      const done = next
-        ? await redis.continuationStoreComplete(
-            4,
-            keyOf(claim.id),
-            keyOf(next.id),
-            `${prefix}seq`,
-            index,
-            claim.token,
-            ...(await saveArgs(next, saveOptions)),
-          )
-        : await redis.continuationStoreComplete(1, keyOf(claim.id), claim.token);
+      const { next, cancelled, ...saveOptions } = completeOptions;
+      cancelWithout(next, cancelled);
+      const done = cancelled
+        ? await redis.continuationStoreCancel(keyOf(claim.id), claim.token, cancelled.reason ?? '')
+        : next
+          ? await redis.continuationStoreComplete(
+              4,
+              keyOf(claim.id),
+              keyOf(next.id),
+              `${prefix}seq`,
+              index,
+              claim.token,
+              ...(await saveArgs(next, saveOptions)),
+            )
+          : await redis.continuationStoreComplete(1, keyOf(claim.id), claim.token);
       if (done !== 1) throw await notHeld(claim);
     },
     async release(claim: Claim) {
@@ -357,15 +364,17 @@ function toFields(reply: Array<string | null>): Fields {
 function summaryOf(fields: Fields, now: number): StoredSummary {
   const expiresAt = fields.expires_at ? Number(fields.expires_at) : undefined;
   const status: StoredStatus =
-    fields.completed === '1'
-      ? 'completed'
-      : fields.failed === '1'
-        ? 'failed'
-        : expiresAt !== undefined && expiresAt <= now
-          ? 'expired'
-          : fields.lease_until && Number(fields.lease_until) > now
-            ? 'claimed'
-            : 'suspended';
+    fields.cancelled === '1'
+      ? 'cancelled'
+      : fields.completed === '1'
+        ? 'completed'
+        : fields.failed === '1'
+          ? 'failed'
+          : expiresAt !== undefined && expiresAt <= now
+            ? 'expired'
+            : fields.lease_until && Number(fields.lease_until) > now
+              ? 'claimed'
+              : 'suspended';
   const summary: StoredSummary = {
     id: fields.id!,
     runId: fields.run_id!,
@@ -376,8 +385,10 @@ function summaryOf(fields: Fields, now: number): StoredSummary {
   };
   if (expiresAt !== undefined) summary.expiresAt = new Date(expiresAt).toISOString();
   if (status === 'failed' && fields.error !== null) summary.error = fields.error;
-  // A completed record keeps the owner of the claim that completed it.
-  if (status === 'completed' && fields.claim_owner !== null) summary.resumedBy = fields.claim_owner;
+  if (status === 'cancelled' && fields.error) summary.reason = fields.error;
+  // A completed (or cancelled) record keeps the owner of the claim that completed it.
+  const ended = status === 'completed' || status === 'cancelled';
+  if (ended && fields.claim_owner !== null) summary.resumedBy = fields.claim_owner;
   return summary;
 }
 

@@ -52,12 +52,13 @@ if held[1] ~= ARGV[1] or held[2] == '1' or held[3] == '1' then return 0 end`;
 
 /**
  * KEYS: record. ARGV: owner, token, leaseMs. Returns { 'ok', leaseUntil } or the refusal:
- * { 'missing' }, { 'completed' }, { 'failed', error }, { 'expired', expiresAt } or { 'claimed' }.
+ * { 'missing' }, { 'cancelled' }, { 'completed' }, { 'failed', error }, { 'expired', expiresAt } or { 'claimed' }.
  */
 export const CLAIM = `
 ${NOW}
-local f = redis.call('HMGET', KEYS[1], 'id', 'completed', 'expires_at', 'lease_until', 'failed', 'error')
+local f = redis.call('HMGET', KEYS[1], 'id', 'completed', 'expires_at', 'lease_until', 'failed', 'error', 'cancelled')
 if not f[1] then return { 'missing' } end
+if f[7] == '1' then return { 'cancelled' } end
 if f[2] == '1' then return { 'completed' } end
 if f[5] == '1' then return { 'failed', f[6] or '' } end
 if f[3] and f[3] ~= '' and tonumber(f[3]) <= now then return { 'expired', f[3] } end
@@ -84,6 +85,15 @@ ${SAVE_FUNCTION}
 ${HELD}
 redis.call('HSET', KEYS[1], 'completed', '1')
 if KEYS[2] then save(KEYS[2], KEYS[3], KEYS[4], unpack(ARGV, 2)) end
+return 1`;
+
+/**
+ * KEYS: record. ARGV: token, reason ('' for none). Ends the run at a held claim's record: completed
+ * and cancelled, the reason kept in 'error'; 0 when the claim is not held.
+ */
+export const CANCEL = `
+${HELD}
+redis.call('HSET', KEYS[1], 'completed', '1', 'cancelled', '1', 'error', ARGV[2])
 return 1`;
 
 /** KEYS: record. ARGV: token. Gives a held claim back; 0 when it is not held. */

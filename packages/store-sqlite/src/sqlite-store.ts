@@ -25,6 +25,7 @@ import {
   type StoredSummary,
 } from '@agent-continuations/core';
 import {
+  cancelWithout,
   claimLost,
   claimRefused,
   decodeStoredBody,
@@ -87,6 +88,7 @@ interface Row {
   expires_at: number | null;
   completed: number;
   failed: number;
+  cancelled: number;
   error: string | null;
   claim_owner: string | null;
   claim_token: string | null;
@@ -95,7 +97,8 @@ interface Row {
   status: StoredStatus;
 }
 
-const STATUS = `CASE WHEN completed THEN 'completed'
+const STATUS = `CASE WHEN cancelled THEN 'cancelled'
+  WHEN completed THEN 'completed'
   WHEN failed THEN 'failed'
   WHEN expires_at IS NOT NULL AND expires_at <= @now THEN 'expired'
   WHEN lease_until IS NOT NULL AND lease_until > @now THEN 'claimed'
@@ -139,6 +142,7 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       completed INTEGER NOT NULL DEFAULT 0,
       failed INTEGER NOT NULL DEFAULT 0,
       error TEXT,
+      cancelled INTEGER NOT NULL DEFAULT 0,
       claim_owner TEXT,
       claim_token TEXT,
       lease_until INTEGER,
@@ -153,13 +157,17 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.exec(`ALTER TABLE ${table} ADD COLUMN failed INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE ${table} ADD COLUMN error TEXT;`);
   }
+  // And those made before a run could be cancelled gain its column.
+  if (!columns.some((column) => column.name === 'cancelled')) {
+    db.exec(`ALTER TABLE ${table} ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0`);
+  }
 
   const upsert = db.prepare(
     `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
      VALUES (@id, @runId, @agentName, @metadata, @createdAt, @expiresAt, @body)
      ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
        metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
-       body = excluded.body, completed = 0, failed = 0, error = NULL, claim_owner = NULL, claim_token = NULL, lease_until = NULL`,
+       body = excluded.body, completed = 0, failed = 0, cancelled = 0, error = NULL, claim_owner = NULL, claim_token = NULL, lease_until = NULL`,
   );
   const select = db.prepare<[{ id: string; now: number }], Row>(
     `SELECT *, ${STATUS} AS status FROM ${table} WHERE id = @id`,
@@ -174,6 +182,10 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const HELD = 'id = @id AND claim_token = @token AND completed = 0 AND failed = 0';
   const renewRow = db.prepare(`UPDATE ${table} SET lease_until = @leaseUntil WHERE ${HELD}`);
   const completeRow = db.prepare(`UPDATE ${table} SET completed = 1 WHERE ${HELD}`);
+  // A cancelled row is completed too (never claimed again); the person's reason is kept in `error`.
+  const cancelRow = db.prepare(
+    `UPDATE ${table} SET completed = 1, cancelled = 1, error = @reason WHERE ${HELD}`,
+  );
   const releaseRow = db.prepare(
     `UPDATE ${table} SET claim_owner = NULL, claim_token = NULL, lease_until = NULL WHERE ${HELD}`,
   );
@@ -308,7 +320,13 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
         return { ...claim, leaseUntil: new Date(leaseUntil).toISOString() };
       },
       async complete(claim: Claim, completeOptions: CompleteOptions = {}) {
-        const { next, ...saveOptions } = completeOptions;
+        const { next, cancelled, ...saveOptions } = completeOptions;
+        cancelWithout(next, cancelled);
+        if (cancelled) {
+          const params = { id: claim.id, token: claim.token, reason: cancelled.reason ?? null };
+          if (cancelRow.run(params).changes === 0) throw claimLost(claim);
+          return;
+        }
         if (!next) {
           if (completeRow.run({ id: claim.id, token: claim.token }).changes === 0) throw claimLost(claim);
           return;
@@ -345,7 +363,9 @@ function summaryOf(row: Row): StoredSummary {
   };
   if (row.expires_at !== null) summary.expiresAt = new Date(row.expires_at).toISOString();
   if (row.status === 'failed' && row.error !== null) summary.error = row.error;
-  // A completed row keeps the owner of the claim that completed it.
-  if (row.status === 'completed' && row.claim_owner !== null) summary.resumedBy = row.claim_owner;
+  if (row.status === 'cancelled' && row.error !== null) summary.reason = row.error;
+  // A completed (or cancelled) row keeps the owner of the claim that completed it.
+  const ended = row.status === 'completed' || row.status === 'cancelled';
+  if (ended && row.claim_owner !== null) summary.resumedBy = row.claim_owner;
   return summary;
 }

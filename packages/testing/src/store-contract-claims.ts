@@ -114,6 +114,38 @@ export function claimTests(open: Open, base: () => Continuation, options: StoreC
       expect((await store.load('c2'))?.resumedBy).toBeUndefined();
     });
 
+    it('ends a run as cancelled through its claim: listed and filtered as such, with who and why, never claimed again', async () => {
+      const opened = await open();
+      const [store, other] = await instances(opened, 2);
+      await store!.save(variant(base(), { id: 'c1', runId: 'r1' }));
+      await store!.save(variant(base(), { id: 'c2', runId: 'r2' }));
+      const claim = await store!.claim('c1', { owner: 'ann' });
+      await expectCode(store!.complete(claim, { next: base(), cancelled: {} }), 'INVALID_OPERATION');
+      await store!.complete(claim, { cancelled: { reason: 'Sent twice' } });
+      const seen = other ?? store!;
+      expect(await seen.load('c1')).toMatchObject({
+        status: 'cancelled',
+        resumedBy: 'ann',
+        reason: 'Sent twice',
+      });
+      expect((await seen.list({ status: 'cancelled' })).items.map((item) => item.id)).toEqual(['c1']);
+      expect((await seen.list({ status: 'completed' })).items).toEqual([]);
+      expect((await seen.list({ status: 'suspended' })).items.map((item) => item.id)).toEqual(['c2']);
+      await expect(seen.claim('c1', { owner: 'bob' })).rejects.toMatchObject({
+        code: 'CLAIM_CONFLICT',
+        message: expect.stringContaining('cancelled'),
+      });
+      await expectCode(store!.complete(claim), 'LEASE_LOST');
+      // Without a reason, none is reported.
+      await store!.complete(await store!.claim('c2', { owner: 'bob' }), { cancelled: {} });
+      const second = await seen.load('c2');
+      expect(second).toMatchObject({ status: 'cancelled', resumedBy: 'bob' });
+      expect(second?.reason).toBeUndefined();
+      // Saved again under its id (a new suspension), the record is suspended, not cancelled.
+      await store!.save(variant(base(), { id: 'c2', runId: 'r2' }));
+      expect((await seen.load('c2'))?.status).toBe('suspended');
+    });
+
     it('makes a released claim claimable again, and refuses a stale release without effect', async () => {
       const { store } = await open();
       await store.save(variant(base(), { id: 'c1' }));

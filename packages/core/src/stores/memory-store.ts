@@ -18,7 +18,15 @@ import {
   type StoredSummary,
   summarize,
 } from './store';
-import { claimLost, claimRefused, listCursor, listLimit, listOrder, retryRefused } from './store-errors';
+import {
+  cancelWithout,
+  claimLost,
+  claimRefused,
+  listCursor,
+  listLimit,
+  listOrder,
+  retryRefused,
+} from './store-errors';
 
 interface Row {
   seq: number;
@@ -27,6 +35,8 @@ interface Row {
   completed: boolean;
   /** The last error, when the continuation failed. */
   error?: string;
+  /** Set when a person cancelled the run here: the reason they gave, if any. */
+  cancelled?: { reason?: string };
   claim?: Claim;
 }
 
@@ -45,6 +55,7 @@ export function createMemoryStore(): ContinuationStore {
   let seq = 0;
 
   const statusOf = (row: Row, now = Date.now()): StoredStatus => {
+    if (row.cancelled) return 'cancelled';
     if (row.completed) return 'completed';
     if (row.error !== undefined) return 'failed';
     if (row.record.expiresAt && Date.parse(row.record.expiresAt) <= now) return 'expired';
@@ -78,6 +89,7 @@ export function createMemoryStore(): ContinuationStore {
       metadata: cloneJson(summary.metadata),
       status: statusOf(row),
       ...(row.error === undefined ? {} : { error: row.error }),
+      ...(row.cancelled?.reason === undefined ? {} : { reason: row.cancelled.reason }),
       // The claim stays on a completed row: its owner is who resumed it.
       ...(row.completed && row.claim ? { resumedBy: row.claim.owner } : {}),
     };
@@ -137,10 +149,12 @@ export function createMemoryStore(): ContinuationStore {
     },
     async complete(claim, options: CompleteOptions = {}) {
       const row = held(claim);
-      const { next, ...saveOptions } = options;
+      const { next, cancelled, ...saveOptions } = options;
       // Validate what is saved before anything changes, so a refusal leaves the claim held.
       if (next) summarize(next, saveOptions.expiresAt);
+      cancelWithout(next, cancelled);
       row.completed = true;
+      if (cancelled) row.cancelled = { ...cancelled };
       if (next) save(next, saveOptions);
     },
     async release(claim) {

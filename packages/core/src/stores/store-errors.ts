@@ -94,6 +94,11 @@ export function claimRefused(
       return new ContinuationError('CLAIM_CONFLICT', `Continuation "${id}" is claimed by another worker.`);
     case 'completed':
       return new ContinuationError('CLAIM_CONFLICT', `Continuation "${id}" is already resumed.`);
+    case 'cancelled':
+      return new ContinuationError(
+        'CLAIM_CONFLICT',
+        `Continuation "${id}" was cancelled: its run has ended.`,
+      );
     case 'failed':
       return new ContinuationError(
         'NOT_RESUMABLE',
@@ -185,4 +190,25 @@ export function leaseLost(lease: RunLease): ContinuationError {
     'LEASE_LOST',
     `The lease of ${lease.owner} on run "${lease.runId}" is no longer held.`,
   );
+}
+
+/**
+ * Refuse `complete(claim, { next, cancelled })`: a cancelled run has no next suspension. Stores call
+ * it before they write anything.
+ *
+ * @example
+ * ```ts
+ * cancelWithout(options.next, options.cancelled);
+ * ```
+ */
+export function cancelWithout(next: unknown, cancelled: { reason?: string } | undefined): void {
+  if (next !== undefined && cancelled !== undefined) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      'A cancelled run has no next suspension: complete with `cancelled` or with `next`, not both.',
+    );
+  }
+  if (cancelled?.reason !== undefined && typeof cancelled.reason !== 'string') {
+    throw new ContinuationError('INVALID_OPERATION', 'A cancellation reason must be a string.');
+  }
 }

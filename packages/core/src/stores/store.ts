@@ -11,9 +11,10 @@ import type { JsonObject } from '../format/json';
 /**
  * Where a stored continuation stands. `failed`: a resume of it failed after tools may have run (or
  * recovery gave up); its `error` says why, and {@link ContinuationStore.retry} makes it claimable
- * again on purpose.
+ * again on purpose. `cancelled`: a person ended the whole run here (every pending action rejected,
+ * see `runtime.cancel`); `resumedBy` says who and `reason` why. Neither is ever claimed again.
  */
-export type StoredStatus = 'suspended' | 'claimed' | 'completed' | 'expired' | 'failed';
+export type StoredStatus = 'suspended' | 'claimed' | 'completed' | 'expired' | 'failed' | 'cancelled';
 
 /** A stored continuation's index fields, without the body. */
 export interface StoredSummary {
@@ -38,6 +39,8 @@ export interface StoredSummary {
    * ```
    */
   resumedBy?: string;
+  /** For a `cancelled` continuation: the reason the person who ended the run gave, if any. */
+  reason?: string;
 }
 
 /** A stored continuation, with its body. */
@@ -116,6 +119,16 @@ export interface CompleteOptions extends SaveOptions {
    * step, only if the claim is still held.
    */
   next?: Continuation;
+  /**
+   * End the run here instead: the record becomes `cancelled` (not `completed`), with this `reason`
+   * when given. Not with `next`.
+   *
+   * @example
+   * ```ts
+   * await store.complete(claim, { cancelled: { reason: 'Duplicate request' } });
+   * ```
+   */
+  cancelled?: { reason?: string };
 }
 
 /** What a store supports, read by the store contract suite. */
