@@ -169,6 +169,7 @@ export {
   type SweepReport,
   sweepDeadlines,
 } from './people/sweep-deadlines';
+export type { CancelledRun, CancelOptions } from './runtime/cancel';
 export {
   createRuntime,
   type InboxItem,

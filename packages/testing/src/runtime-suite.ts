@@ -172,6 +172,48 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
     expect((await store.load(other.continuation.id))?.resumedBy).toBe('app');
   });
 
+  it('cancel ends the whole run: every action rejected with the reason, nothing run, listed as cancelled', async () => {
+    const { runtime, store, runs, log } = await setUp();
+    const { continuation, actions } = await startApproval(runtime);
+    const cancelled = await runtime.cancel(continuation.id, { by: 'ann', reason: 'Duplicate request' });
+    expect(cancelled).toMatchObject({ status: 'cancelled', runId: continuation.runId, by: 'ann' });
+    expect(cancelled.rejected.map((entry) => [entry.actionId, entry.type, entry.by, entry.reason])).toEqual([
+      [actions[0]!.id, 'reject', 'ann', 'Duplicate request'],
+    ]);
+    expect(runs).toEqual({ charge: 0, notify: 0 });
+    expect(await store.load(continuation.id)).toMatchObject({
+      status: 'cancelled',
+      resumedBy: 'ann',
+      reason: 'Duplicate request',
+    });
+    expect((await store.list({ status: 'cancelled' })).items.map((item) => item.id)).toEqual([
+      continuation.id,
+    ]);
+    expect((await runtime.inbox()).items).toEqual([]);
+    expect((await runtime.get(continuation.id))?.actions).toEqual([]);
+    if (log) expect((await log.status(continuation.runId))?.status).toBe('rejected');
+    // Nothing can resume or cancel it again.
+    const approve = { [actions[0]!.id]: { type: 'approve' as const } };
+    await expectCode(runtime.resume(continuation.id, approve), 'CLAIM_CONFLICT');
+    await expectCode(runtime.cancel(continuation.id), 'CLAIM_CONFLICT');
+    await expectCode(runtime.cancel('no-such-id'), 'NOT_FOUND');
+    expect(runs).toEqual({ charge: 0, notify: 0 });
+  });
+
+  it('a cancel racing a resume: exactly one wins, and the tool ran only if the resume won', async () => {
+    const { runtime, store, runs } = await setUp();
+    const { continuation, actions } = await startApproval(runtime);
+    const approve = { [actions[0]!.id]: { type: 'approve' as const } };
+    const [resumed, cancelled] = await Promise.allSettled([
+      runtime.resume(continuation.id, approve),
+      runtime.cancel(continuation.id, { by: 'bob' }),
+    ]);
+    expect([resumed.status, cancelled.status].sort()).toEqual(['fulfilled', 'rejected']);
+    const status = (await store.load(continuation.id))?.status;
+    expect(status).toBe(resumed.status === 'fulfilled' ? 'completed' : 'cancelled');
+    expect(runs.charge).toBe(resumed.status === 'fulfilled' ? 1 : 0);
+  });
+
   it('two resumes at once: one runs, the other fails with CLAIM_CONFLICT', async () => {
     const { runtime, runs } = await setUp();
     const { continuation, actions } = await startApproval(runtime);

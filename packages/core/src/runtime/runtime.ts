@@ -31,6 +31,7 @@ import {
 import { type SweepOptions, type SweepReport, sweepDeadlines } from '../people/sweep-deadlines';
 import type { ContinuationStore, ListFilter, SaveOptions, StoredContinuation } from '../stores/store';
 import type { SealConfig } from '../trust/seal';
+import { type CancelledRun, type CancelOptions, cancelStored } from './cancel';
 import { type RuntimeAgent, sealedAgent } from './seal';
 import { streamLogged } from './stream';
 
@@ -138,6 +139,19 @@ export interface Runtime {
    * job does; its suspension is saved and notified.
    */
   recover(options?: RuntimeRecoverOptions): Promise<RecoveredRun[]>;
+  /**
+   * End the whole run waiting at stored continuation `id`, from the inbox: every pending action is
+   * rejected with `reason` (nothing runs, the model is not called), the record becomes `cancelled`
+   * (`store.list({ status: 'cancelled' })`, with `resumedBy` and `reason`), and with a log the run
+   * ends there. `CLAIM_CONFLICT` when it is being resumed, was decided, or the run moved past it.
+   *
+   * @example
+   * ```ts
+   * const cancelled = await runtime.cancel(id, { by: 'ann', reason: 'Duplicate request' });
+   * console.log(cancelled.rejected.map((entry) => entry.toolName));
+   * ```
+   */
+  cancel(id: string, options?: CancelOptions): Promise<CancelledRun>;
   /** Apply the deadline default to overdue actions (reject, or escalate by notifying again). */
   sweep(
     options?: Pick<SweepOptions, 'onDeadline' | 'reason' | 'now' | 'pageSize'> & { leaseMs?: number },
@@ -302,6 +316,9 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       const recovered = await recover(log, agents, durable);
       for (const run of recovered) if (run.result) await notifySuspended(run.result, notice);
       return recovered;
+    },
+    cancel(id, options = {}) {
+      return cancelStored(store, log, id, { ...options, owner });
     },
     sweep(options = {}) {
       const { leaseMs, ...sweep } = options;
