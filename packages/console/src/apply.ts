@@ -117,6 +117,9 @@ export async function alreadyDecided(
       ? `Decided by ${decider.by}${decider.at ? ` at ${decider.at}` : ''}; nothing was applied this time.`
       : 'Someone else decided first; nothing was applied this time.',
   ];
+  if (stored.status === 'cancelled') {
+    lines.push(`The run was cancelled${stored.reason ? `: ${stored.reason}` : ''}.`);
+  }
   if (stored.status === 'failed') {
     lines.push(`The run failed after that decision${stored.error ? `: ${stored.error}` : ''}.`);
   }
@@ -144,6 +147,8 @@ export async function whoDecided(
   }
   // The run completed without a later continuation: the store kept the claim's owner, which a
   // console resuming here sets to the deciding person (a worker's resumes name the worker).
+  // A cancel always claims in the name of the person who ended the run.
+  if (stored.status === 'cancelled' && stored.resumedBy !== undefined) return { by: stored.resumedBy };
   if (stored.status === 'completed' && stored.resumedBy !== undefined && !ctx.options.submitDecisions) {
     return { by: stored.resumedBy };
   }

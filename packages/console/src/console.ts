@@ -7,6 +7,7 @@ import { isContinuationError } from '@agent-continuations/core';
 import { Hono } from 'hono';
 import { configuredOrigins, consoleContext } from './context';
 import type { Console, ConsoleOptions } from './options';
+import { cancelPage } from './pages/cancel';
 import { decidePage } from './pages/decide';
 import { inboxPage } from './pages/inbox';
 import { linksPage } from './pages/links';
@@ -86,6 +87,7 @@ export function createConsole(options: ConsoleOptions): Console {
   app.route('/', inboxPage(ctx));
   app.route('/', runPage(ctx));
   app.route('/', decidePage(ctx));
+  app.route('/', cancelPage(ctx));
   app.route('/', linksPage(ctx));
 
   return { fetch: async (request) => app.fetch(request), app: app as unknown as Hono, links: ctx.links };

@@ -54,6 +54,8 @@ export interface ConsoleContext {
   gate(c: Context, id: string, via?: 'link'): Promise<Gated>;
   /** The 403 page. */
   refuse(c: Context): Response | Promise<Response>;
+  /** The 403 page of a posted form that failed {@link ConsoleContext.csrfChecked}. */
+  staleForm(c: Context): Response | Promise<Response>;
   /** The 404 page of a run that is missing or that the person may not see: the same for both. */
   noRun(c: Context): Response | Promise<Response>;
   /** The session's CSRF token, setting the nonce cookie when it is missing. */
@@ -145,6 +147,13 @@ export function consoleContext(options: ConsoleOptions): ConsoleContext {
       return { ok: true, identity, stored };
     },
     refuse: notAllowed,
+    staleForm: (c) =>
+      c.html(
+        messagePage(base, 'Not allowed', [
+          'The form is stale or was not sent from this console: reload the page and try again.',
+        ]),
+        403,
+      ),
     noRun,
     async formToken(c) {
       let nonce = getCookie(c, CSRF_COOKIE);

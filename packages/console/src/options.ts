@@ -46,6 +46,8 @@ export type Access =
       action: Action;
       decision: DecisionChoice;
       via?: 'link';
+      /** Set when the person ends the whole run: each of its actions is asked for as a `reject`. */
+      cancel?: true;
     };
 
 /** What a graph or agent policy says about an action (e.g. LangGraph's `actionPolicies`). */

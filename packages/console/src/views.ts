@@ -224,6 +224,8 @@ export interface Finished {
   output?: JsonValue;
   /** Who decided, when no decision is known in full (the completing claim's owner). */
   decider?: { by: string; at?: string };
+  /** Set when a person ended the whole run here: who, and the reason they gave. */
+  cancelled?: { by?: string; reason?: string };
 }
 
 /** The run view body. */
@@ -237,11 +239,14 @@ export function runBody(options: {
     expiresAt?: string;
     error?: string;
     resumedBy?: string;
+    reason?: string;
   };
   continuation: Continuation;
   actions: ActionView[];
   /** The decide form's target, with its CSRF token. */
   postTo: string;
+  /** The cancel form's target, with its CSRF token. */
+  cancelTo: string;
   /** Form values to show instead of the continuation's (a form sent back with errors). */
   submitted?: (name: string) => string | undefined;
   errors?: string[];
@@ -259,14 +264,15 @@ ${options.notice ? html`<p class="status" role="status">${options.notice}</p>` :
 <section aria-labelledby="h-status">
 <h2 id="h-status">Status</h2>
 <dl>
-<dt>Status</dt><dd>${stored.status === 'completed' ? 'resumed (decided)' : stored.status}</dd>
+<dt>Status</dt><dd>${stored.status === 'completed' ? 'resumed (decided)' : stored.status === 'cancelled' ? 'cancelled (the run was ended here)' : stored.status}</dd>
 <dt>Agent</dt><dd>${continuation.agent.name} <span class="muted">(${continuation.agent.framework})</span></dd>
 <dt>Continuation</dt><dd><code>${stored.id}</code></dd>
 <dt>Run</dt><dd><code>${stored.runId}</code></dd>
 <dt>Suspended at</dt><dd>${when(stored.createdAt)}</dd>
 ${stored.expiresAt ? html`<dt>Expires at</dt><dd>${when(stored.expiresAt)}</dd>` : ''}
 ${stored.error ? html`<dt>Error</dt><dd>${stored.error}</dd>` : ''}
-${stored.resumedBy !== undefined ? html`<dt>Resumed by</dt><dd>${stored.resumedBy}</dd>` : ''}
+${stored.resumedBy !== undefined ? html`<dt>${stored.status === 'cancelled' ? 'Cancelled by' : 'Resumed by'}</dt><dd>${stored.resumedBy}</dd>` : ''}
+${stored.status === 'cancelled' && stored.reason ? html`<dt>Reason</dt><dd>${stored.reason}</dd>` : ''}
 ${Object.keys(continuation.metadata).length ? html`<dt>Metadata</dt><dd><code>${jsonLine(continuation.metadata, 400)}</code></dd>` : ''}
 </dl>
 ${options.later ? html`<p>This run went on: <a href="${base}/runs/${encodeURIComponent(options.later.id)}">its latest continuation</a> (${options.later.status}).</p>` : ''}
@@ -285,6 +291,7 @@ ${options.actions.map((view) => actionFieldset(view, value, options.actions.leng
 </form>`
 }
 </section>
+${stored.status === 'suspended' && options.actions.length > 0 && options.actions.every((view) => view.allowed.includes('reject')) ? cancelSection(options.cancelTo, value) : ''}
 <section aria-labelledby="h-transcript">
 <h2 id="h-transcript">Transcript</h2>
 ${transcript(continuation.messages)}
@@ -299,13 +306,31 @@ ${audit([...continuation.decisions, ...(options.finished?.decisions ?? [])], opt
 </section>`;
 }
 
+/** Ending the whole run: every pending action rejected with one reason. */
+function cancelSection(cancelTo: string, value: (name: string, fallback: string) => string): Html {
+  return html`<section aria-labelledby="h-cancel">
+<h2 id="h-cancel">End the whole run</h2>
+<form method="post" action="${cancelTo}">
+<p>Reject every pending action above with one reason and end the run here: nothing runs, and the agent is not called again.</p>
+<label for="cancel-reason">Reason</label>
+<textarea id="cancel-reason" name="reason" rows="2">${value('reason', '')}</textarea>
+<button type="submit">Cancel the run</button>
+</form>
+</section>`;
+}
+
 /** What happened to a decided record: each decision, each decided call's result, the final answer. */
 function finishedSection(finished: Finished, actions: ActionView[], status: string): Html {
-  const known = finished.decisions.length > 0 || finished.results.length > 0 || finished.output !== undefined;
+  const known =
+    finished.decisions.length > 0 ||
+    finished.results.length > 0 ||
+    finished.output !== undefined ||
+    finished.cancelled !== undefined;
   return html`<section aria-labelledby="h-happened">
 <h2 id="h-happened">What happened</h2>
+${finished.cancelled ? html`<p>Cancelled by ${finished.cancelled.by ?? 'someone'}: every waiting action was rejected and nothing ran${finished.cancelled.reason ? html`. Reason: ${finished.cancelled.reason}` : ''}.</p>` : ''}
 ${finished.decisions.length ? html`<ul>${finished.decisions.map((entry) => html`<li><strong>${entry.type === 'approve' ? (entry.editedArgs !== undefined ? 'Approved with edited arguments' : 'Approved') : entry.type === 'reject' ? 'Rejected' : 'Answered'}</strong>: <code>${entry.toolName}</code> by ${entry.by ?? 'someone'} at ${when(entry.at)}${entry.args !== undefined ? html`; asked for <code>${jsonLine(entry.args, 400)}</code>` : ''}${entry.editedArgs !== undefined ? html`, applied <code>${jsonLine(entry.editedArgs, 400)}</code>` : ''}${entry.reason ? html`; reason: ${entry.reason}` : ''}</li>`)}</ul>` : ''}
-${finished.decider && !finished.decisions.length ? html`<p>Decided by ${finished.decider.by}${finished.decider.at ? html` at ${when(finished.decider.at)}` : ''}.</p>` : ''}
+${finished.decider && !finished.decisions.length && !finished.cancelled ? html`<p>Decided by ${finished.decider.by}${finished.decider.at ? html` at ${when(finished.decider.at)}` : ''}.</p>` : ''}
 ${finished.results.map((result) => html`<p>Result of <code>${result.toolName}</code>:</p><pre>${json(result.output)}</pre>`)}
 ${finished.output !== undefined ? html`<p><strong>Final answer:</strong></p><pre>${typeof finished.output === 'string' ? finished.output : json(finished.output)}</pre>` : ''}
 ${known ? '' : html`<p class="muted">This record is ${status}${actions.length ? ' after its actions were decided' : ''}; without a checkpoint log the store keeps no results or final answer of a run that completed.</p>`}

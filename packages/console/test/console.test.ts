@@ -181,6 +181,65 @@ describe.each(stores)('console over the %s store', (_name, makeStore) => {
     expect(seen).toContain('over budget this quarter');
   });
 
+  it('cancels a whole run: every action rejected with the reason, nothing runs, the run page says who and why', async () => {
+    const ledger: Ledger = { runs: [] };
+    const { inbox, id, agents } = await suspendedHr(ledger);
+    const calls = agents.benefitsModel.calls.length;
+    const browser = client(inbox, 'bob');
+    const page = await browser.get(`/runs/${encoded(id)}`);
+    expect(page.text).toContain('End the whole run');
+    const csrf = formToken(page.text)!;
+    // Without the form's token nothing is cancelled.
+    expect((await browser.post(`/runs/${encoded(id)}/cancel`, { reason: 'x' })).status).toBe(403);
+    expect((await store.load(id))?.status).toBe('suspended');
+    const response = await browser.post(`/runs/${encoded(id)}/cancel`, { csrf, reason: 'Duplicate request' });
+    expect(response.status).toBe(303);
+    expect(response.location).toBe(`/runs/${encoded(id)}?outcome=cancelled`);
+    expect(ledger.runs).toEqual([]);
+    expect(agents.benefitsModel.calls).toHaveLength(calls);
+    expect(await store.load(id)).toMatchObject({
+      status: 'cancelled',
+      resumedBy: 'bob',
+      reason: 'Duplicate request',
+    });
+    const after = await browser.get(response.location!);
+    expect(after.text).toContain('The run was cancelled');
+    expect(after.text).toContain('Cancelled by bob');
+    expect(after.text).toContain('Duplicate request');
+    expect(after.text).not.toContain('End the whole run');
+    expect((await browser.get('/')).text).not.toContain(encoded(id));
+    // Neither a second cancel nor a decision applies any more.
+    const again = await browser.post(`/runs/${encoded(id)}/cancel`, { csrf, reason: 'again' });
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('cancelled');
+    const decided = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(decided.status).toBe(409);
+    expect(ledger.runs).toEqual([]);
+  });
+
+  it('a cancel needs the right to reject every action of the run: refused, the run still waits', async () => {
+    const ledger: Ledger = { runs: [] };
+    const { id, agents } = await suspendedHr(ledger);
+    const inbox = testConsole(store, {
+      agents: { hr: agents.hr },
+      authorize: (request, access) => {
+        const user = request.headers.get('x-user');
+        if (!user) return undefined;
+        if (access.kind === 'decide' && user === 'viewer') return undefined;
+        return { id: user };
+      },
+    });
+    const browser = client(inbox, 'viewer');
+    const csrf = await browser.csrf(`/runs/${encoded(id)}`);
+    const response = await browser.post(`/runs/${encoded(id)}/cancel`, { csrf, reason: 'no' });
+    expect(response.status).toBe(403);
+    expect((await store.load(id))?.status).toBe('suspended');
+    expect(ledger.runs).toEqual([]);
+  });
+
   it('answers an input request', async () => {
     store = makeStore();
     const { desk, model } = deskAgent();

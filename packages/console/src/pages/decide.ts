@@ -26,14 +26,7 @@ export function decidePage(ctx: ConsoleContext): Hono {
   return new Hono().post('/runs/:id/decide', async (c) => {
     const id = c.req.param('id');
     // The origin and the token of the form's URL, then the gate, all before the body is read.
-    if (!(await ctx.csrfChecked(c))) {
-      return c.html(
-        messagePage(base, 'Not allowed', [
-          'The form is stale or was not sent from this console: reload the page and try again.',
-        ]),
-        403,
-      );
-    }
+    if (!(await ctx.csrfChecked(c))) return ctx.staleForm(c);
     const gated = await ctx.gate(c, id);
     if (!gated.ok) return gated.response;
     const { stored } = gated;

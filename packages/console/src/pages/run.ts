@@ -27,6 +27,7 @@ import { type ActionView, type Finished, page, runBody } from '../views';
 const outcomes: Record<string, string> = {
   completed: 'The run completed.',
   rejected: 'The run ended: rejected.',
+  cancelled: 'The run was cancelled: every waiting action was rejected, and nothing ran.',
   submitted: 'The decisions were handed to the worker; the run goes on there.',
   suspended: 'The run went on and waits again.',
 };
@@ -89,6 +90,7 @@ export async function renderRun(
     continuation: stored.continuation,
     actions: actionViews(ctx, stored.continuation),
     postTo: await ctx.formAction(c, `${ctx.base}/runs/${encodeURIComponent(stored.id)}/decide`),
+    cancelTo: await ctx.formAction(c, `${ctx.base}/runs/${encodeURIComponent(stored.id)}/cancel`),
     ...(submitted
       ? {
           submitted: (name: string) => {
@@ -166,7 +168,15 @@ async function whatHappened(
     }
   }
   const decider = decisions.length === 0 ? await whoDecided(ctx, stored) : undefined;
+  const cancelled =
+    stored.status === 'cancelled'
+      ? {
+          ...(stored.resumedBy === undefined ? {} : { by: stored.resumedBy }),
+          ...(stored.reason === undefined ? {} : { reason: stored.reason }),
+        }
+      : undefined;
   return {
+    ...(cancelled ? { cancelled } : {}),
     decisions,
     results,
     ...(output !== undefined && ended === 'completed' ? { output } : {}),
