@@ -19,9 +19,10 @@ export interface CommandContext {
   store(): Promise<ContinuationStore>;
   /**
    * The one runtime of this command line over the store, with the agents of module `agentsFile`:
-   * the decisions, `resume` and the console all go through it.
+   * the decisions, `resume` and the console all go through it. Without a module, a runtime with no
+   * agents, for what runs nothing (`cancel`).
    */
-  runtime(agentsFile: string): Promise<Runtime>;
+  runtime(agentsFile?: string): Promise<Runtime>;
   /** The text of a file, or of standard input for `-`; a usage error when unreadable. */
   read(file: string): Promise<string>;
   /** Write `text` to `file` (relative to the working folder). */

@@ -86,6 +86,31 @@ export const resume: Command = {
   },
 };
 
+/** `cancel <id>`: end the whole run where it waits; every pending action is rejected, nothing runs. */
+export const cancel: Command = {
+  usage: 'cancel <id> [--reason TEXT] [--by NAME]',
+  summary: 'end a whole run: reject every pending action with the reason (nothing runs)',
+  operands: { min: 1, max: 1 },
+  options: { ...byOption, reason: { type: 'string' } },
+  async run(context) {
+    const [id] = context.operands as [string];
+    const { status, expiresAt, error } = await loadPending(context, id);
+    assertResumable(id, status, expiresAt, error);
+    const by = stringOption(context.values, 'by');
+    const reason = stringOption(context.values, 'reason');
+    const runtime = await context.runtime();
+    const cancelled = await runtime.cancel(id, {
+      ...(by === undefined ? {} : { by }),
+      ...(reason === undefined ? {} : { reason }),
+    });
+    const rejected = cancelled.rejected.map((entry) => `  rejected ${entry.actionId} (${entry.toolName})`);
+    return {
+      json: cancelled,
+      text: [`cancelled ${id}: the run ended; nothing ran.`, ...rejected].join('\n'),
+    };
+  },
+};
+
 type Verb = 'approve' | 'reject' | 'answer';
 
 async function decide(context: CommandContext, verb: Verb, make: () => Decision): Promise<CommandOutput> {

@@ -17,7 +17,14 @@ import { type Command, type CommandContext, type CommandOutput, stringOption } f
 import { json, pendingTree, treeLines } from './tree';
 import { UsageError } from './usage-error';
 
-const STATUSES: readonly StoredStatus[] = ['suspended', 'claimed', 'completed', 'expired', 'failed'];
+const STATUSES: readonly StoredStatus[] = [
+  'suspended',
+  'claimed',
+  'completed',
+  'expired',
+  'failed',
+  'cancelled',
+];
 /** Statuses whose record still waits for someone: its actions are listed. */
 const WAITING: ReadonlySet<StoredStatus> = new Set(['suspended', 'claimed', 'expired', 'failed']);
 
@@ -57,7 +64,9 @@ export const list: Command = {
     for (const item of items) {
       lines.push(`${item.id}  ${item.status}  ${item.agentName}  ${item.createdAt}  run ${item.runId}`);
       if (item.error) lines.push(`  error: ${item.error}`);
-      if (item.resumedBy) lines.push(`  resumed by ${item.resumedBy}`);
+      if (item.resumedBy)
+        lines.push(`  ${item.status === 'cancelled' ? 'cancelled' : 'resumed'} by ${item.resumedBy}`);
+      if (item.reason) lines.push(`  reason: ${item.reason}`);
       if (item.actionsError) lines.push(`  actions unavailable: ${item.actionsError}`);
       for (const action of item.actions ?? []) lines.push(`  ${actionLine(action)}`);
     }

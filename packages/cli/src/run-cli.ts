@@ -18,7 +18,7 @@ import {
 import { loadAgents } from './agents-module';
 import { consoleCommand } from './console-command';
 import type { Command, CommandContext, CommandOutput } from './context';
-import { answer, approve, reject, resume } from './decide';
+import { answer, approve, cancel, reject, resume } from './decide';
 import { exportCommand, importCommand, validate, verify } from './files';
 import { list, show } from './inspect';
 import { type OpenStore, openStore } from './store-url';
@@ -54,6 +54,7 @@ const COMMANDS: Record<string, Command> = {
   reject,
   answer,
   resume,
+  cancel,
   verify,
   validate,
   export: exportCommand,
@@ -81,7 +82,7 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
   const out: CliIo = { ...defaultIo(), ...io };
   const json = argv.includes('--json');
   let opened: OpenStore | undefined;
-  let runtime: { file: string; runtime: Promise<Runtime> } | undefined;
+  let runtime: { file: string | undefined; runtime: Promise<Runtime> } | undefined;
   try {
     const [name, ...rest] = argv;
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -118,10 +119,11 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
         return opened.store;
       },
       runtime(agentsFile) {
-        if (runtime?.file !== agentsFile) {
+        if (!runtime || runtime.file !== agentsFile) {
           const made = (async () => {
             const store = await context.store();
-            const { agents } = await loadAgents(agentsFile, out.cwd);
+            const agents =
+              agentsFile === undefined ? new Map() : (await loadAgents(agentsFile, out.cwd)).agents;
             return createRuntime({ agents: Object.fromEntries(agents), store, owner: cliOwner() });
           })();
           runtime = { file: agentsFile, runtime: made };

@@ -327,6 +327,31 @@ export function cliSuite(kind: string, backend: CliBackend): void {
     );
 
     it(
+      'cancel ends the whole run: every action rejected with the reason, nothing runs, list shows it cancelled',
+      async () => {
+        const nested = await seed(hr, 'Raise Ann Example');
+        const before = ws.runs();
+        const done = await cli(['cancel', nested.id, '--reason', 'sent twice', '--by', 'bob', '--json']);
+        expect(done.code).toBe(0);
+        expect(done.json).toMatchObject({ status: 'cancelled', by: 'bob', reason: 'sent twice' });
+        expect(done.json.rejected.map((entry: { actionId: string }) => entry.actionId)).toEqual([SALARY]);
+        expect(ws.runs()).toEqual(before);
+        expect(await status(nested.id)).toBe('cancelled');
+        const listed = await cli(['list', '--status', 'cancelled']);
+        expect(listed.stdout).toContain(nested.id);
+        expect(listed.stdout).toContain('cancelled by bob');
+        expect(listed.stdout).toContain('reason: sent twice');
+        const again = await cli(['cancel', nested.id, '--json']);
+        expect(again.code).toBe(1);
+        expect(again.json.error.code).toBe('CLAIM_CONFLICT');
+        const approve = await cli(['approve', nested.id, SALARY, '--agents', AGENTS, '--json']);
+        expect(approve.code).toBe(1);
+        expect(ws.runs()).toEqual(before);
+      },
+      SLOW,
+    );
+
+    it(
       'answers an input request; a wrong answer or decision kind is refused and changes nothing',
       async () => {
         const asking = await seed(helpdesk, 'Can Ann work from home?');
