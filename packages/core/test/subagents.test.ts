@@ -1,6 +1,6 @@
 /**
  * A sub-agent is a whole run: its failures, predicate suspensions, drift and steps behave like the
- * root's, at every depth (DESIGN section 4).
+ * root's, at every depth (docs/design.md section 4).
  */
 import {
   agentTool,

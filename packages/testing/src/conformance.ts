@@ -1,6 +1,6 @@
 /**
  * The adapter conformance suite: every adapter's test file calls {@link runConformanceSuite} with
- * a harness, and the same scenarios (DESIGN section 4) run against its framework.
+ * a harness, and the same scenarios (docs/design.md section 4) run against its framework.
  */
 import { afterEach, describe } from 'vitest';
 import { approvalScenarios } from './conformance-approval';

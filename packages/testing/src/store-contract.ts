@@ -1,5 +1,5 @@
 /**
- * The store contract suite (DESIGN section 7): every `ContinuationStore` passes the same tests. A
+ * The store contract suite (docs/design.md section 7): every `ContinuationStore` passes the same tests. A
  * store's test file is a few lines that call {@link runStoreContract} with a factory; the suite
  * reads the store's `capabilities` to decide what to test.
  */

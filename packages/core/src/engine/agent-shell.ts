@@ -1,5 +1,5 @@
 /**
- * The agent shell: every rule of DESIGN section 4 that does not depend on a framework, written
+ * The agent shell: every rule of docs/design.md section 4 that does not depend on a framework, written
  * once for the engine and every adapter. An adapter brings how to drive its framework for one
  * segment and how to map its messages and tools; the shell owns the step limit, the fingerprint
  * and drift check, the resume preamble (decisions' shape, seal, drift, decision checks, the state

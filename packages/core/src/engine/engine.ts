@@ -1,5 +1,5 @@
 /**
- * The agent loop of DESIGN section 4, written once over a model port and engine tools, on the
+ * The agent loop of docs/design.md section 4, written once over a model port and engine tools, on the
  * agent shell every adapter shares. Adapters build on {@link createContinuableAgent}; users of the
  * core alone can too.
  */

@@ -1,5 +1,5 @@
 /**
- * The agent protocol (DESIGN section 6): what every adapter turns a framework agent into, and
+ * The agent protocol (docs/design.md section 6): what every adapter turns a framework agent into, and
  * the decisions a human sends back.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The continuation object, format version 1 (DESIGN section 3): one JSON value that captures a
+ * The continuation object, format version 1 (docs/design.md section 3): one JSON value that captures a
  * suspended agent run, recursive through the `child` of pending `agent` entries.
  */
 import type { JsonObject, JsonValue } from './json';

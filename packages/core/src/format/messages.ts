@@ -1,5 +1,5 @@
 /**
- * The neutral message format (DESIGN section 5): the one transcript shape every adapter converts
+ * The neutral message format (docs/design.md section 5): the one transcript shape every adapter converts
  * its framework's messages to and from. Messages and parts hold exactly the keys below (the JSON
  * Schema says the same): provider-specific extras ride in `providerMetadata`, so nothing a
  * continuation carries is dropped on parse or left outside its seal.

@@ -1,5 +1,5 @@
 /**
- * The stores API (DESIGN section 7): save, load, list, delete, and `claim` so that exactly one
+ * The stores API (docs/design.md section 7): save, load, list, delete, and `claim` so that exactly one
  * worker resumes a given continuation.
  */
 

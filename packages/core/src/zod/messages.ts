@@ -1,5 +1,5 @@
 /**
- * The zod schemas of the neutral messages (DESIGN section 5), from which the types in
+ * The zod schemas of the neutral messages (docs/design.md section 5), from which the types in
  * `../messages.ts` are inferred and the JSON Schema is generated.
  */
 import { z } from 'zod';
