@@ -1,0 +1,112 @@
+/**
+ * The core's model port over the SDK's own `Model`: the agent's configured model, or the one its
+ * model provider (the SDK's default `OpenAIProvider` unless given) makes from the model name. The
+ * request goes out as the SDK's `Runner` would send it: the SDK model turns it into Chat
+ * Completions or Responses calls on the wire.
+ */
+import type {
+  ModelPort,
+  ModelRequest,
+  ModelStreamEvent,
+  ToolCallPart,
+  Usage,
+} from '@agent-continuations/core';
+import { queuedRun } from '@agent-continuations/core/adapter-kit';
+import {
+  type Agent,
+  getOrCreateTrace,
+  type Model,
+  type ModelProvider,
+  Runner,
+  type ModelRequest as SdkModelRequest,
+  type ModelResponse as SdkModelResponse,
+} from '@openai/agents';
+import { fromAgentOutput, toAgentItems } from './messages';
+
+/** How the port reaches the model. */
+export interface PortOptions {
+  /** Makes the model from the agent's model name; the SDK's default provider otherwise. */
+  modelProvider?: ModelProvider;
+  /** Names of the tools to send with `strict: true` (the SDK's own default for its tools). */
+  strictTools: ReadonlySet<string>;
+}
+
+/**
+ * A model port over an `@openai/agents` agent's model and model settings.
+ *
+ * @example
+ * ```ts
+ * const port = agentModelPort(new Agent({ name: 'a', model: 'gpt-4.1' }), { strictTools: new Set() });
+ * ```
+ */
+export function agentModelPort(agent: Agent<any, any>, options: PortOptions): ModelPort {
+  let resolved: Promise<Model> | undefined;
+  const model = () => {
+    resolved ??= Promise.resolve(
+      typeof agent.model === 'object'
+        ? agent.model
+        : (options.modelProvider ?? new Runner().config.modelProvider).getModel(agent.model || undefined),
+    );
+    return resolved;
+  };
+  const request = (req: ModelRequest): SdkModelRequest => ({
+    ...(req.instructions === undefined ? {} : { systemInstructions: req.instructions }),
+    input: toAgentItems(req.messages),
+    modelSettings: { ...agent.modelSettings },
+    tools: req.tools.map((tool) => ({
+      type: 'function' as const,
+      name: tool.name,
+      description: tool.description ?? '',
+      parameters: tool.inputSchema as never,
+      strict: options.strictTools.has(tool.name),
+    })),
+    outputType: 'text',
+    handoffs: [],
+    tracing: false,
+    ...(req.signal ? { signal: req.signal } : {}),
+  });
+
+  return {
+    async generate(req) {
+      const sdkModel = await model();
+      // The SDK's models record their calls in the current trace, as under its Runner.
+      const response = await getOrCreateTrace(() => sdkModel.getResponse(request(req)), { name: agent.name });
+      return toModelResponse(response);
+    },
+    stream(req): AsyncIterable<ModelStreamEvent> {
+      // The whole stream is read inside the trace, as the SDK's Runner reads it.
+      return queuedRun<ModelStreamEvent, void>((push) =>
+        getOrCreateTrace(
+          async () => {
+            const sdkModel = await model();
+            for await (const event of sdkModel.getStreamedResponse(request(req))) {
+              if (event.type === 'output_text_delta') push({ type: 'text-delta', delta: event.delta });
+              else if (event.type === 'response_done') {
+                const response = toModelResponse(event.response as unknown as SdkModelResponse);
+                for (const part of response.message.content as ToolCallPart[])
+                  if (part.type === 'tool-call') push({ type: 'tool-call', toolCall: part });
+                push({ type: 'finish', response });
+                return;
+              }
+            }
+            throw new Error('The model stream ended before the response was done.');
+          },
+          { name: agent.name },
+        ),
+      );
+    },
+  };
+}
+
+function toModelResponse(response: SdkModelResponse) {
+  const message = fromAgentOutput(response.output);
+  const usage: Partial<Usage> | undefined = response.usage
+    ? {
+        inputTokens: response.usage.inputTokens,
+        outputTokens: response.usage.outputTokens,
+        totalTokens: response.usage.totalTokens,
+      }
+    : undefined;
+  const calls = (message.content as { type: string }[]).some((part) => part.type === 'tool-call');
+  return { message, ...(usage ? { usage } : {}), finishReason: calls ? 'tool-calls' : 'stop' };
+}
