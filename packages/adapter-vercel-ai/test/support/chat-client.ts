@@ -33,8 +33,12 @@ export async function serveRoute(
       response = new Response(`unhandled: ${(error as Error).message}`, { status: 500 });
     }
     statuses.push(response.status);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (response.body) for await (const chunk of response.body as AsyncIterable<Uint8Array>) res.write(chunk);
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    res.writeHead(response.status, headers);
+    if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
     res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
