@@ -40,7 +40,13 @@ import {
 } from './inputs';
 import { toModelMessages } from './messages';
 import { createModelPort } from './model-port';
-import { type ContinuableStream, continuableStream, generateResult, type ResultContext } from './sdk-results';
+import {
+  type ContinuableStream,
+  continuableStream,
+  generateResult,
+  type ResultContext,
+  SDK_STREAM,
+} from './sdk-results';
 import { checkCallParameters, checkSettings } from './settings';
 import { finishEvent, stepsOf, stopWhenPredicate } from './steps';
 import { toEngineTools } from './tools';
@@ -298,6 +304,8 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
     tools: (settings.tools ?? {}) as Record<string, Tool>,
     ...(options.description === undefined ? {} : { description: options.description }),
     [STREAMS_RUNS]: true as const,
+    [SDK_STREAM]: (run: AgentStream<Output>, segmentStart: number) =>
+      continuableStream(run, Promise.resolve({ settings, segmentStart })),
     run: async (input: VercelAgentInput, runOptions?: VercelRunOptions<CallOptions>) =>
       (await run(input, runOptions)).result,
     resume: async (continuation: Continuation | string, decisions?: Decisions, runOptions?: RunOptions) => {

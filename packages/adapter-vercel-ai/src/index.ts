@@ -3,6 +3,8 @@
  * settings of `generateText` / `streamText`): suspend for approvals, human input, nested
  * sub-agents and predicates; resume from JSON in any process.
  */
+export { type ChatBinding, chatAgent, SUPERSEDED_REASON } from './chat';
+export { type ChatRouteOptions, chatRoute } from './chat-route';
 export { continuable } from './continuable';
 export { AI_SDK_KEY, toModelMessage, toModelMessages, toNeutralMessage, toNeutralMessages } from './messages';
 export type { ContinuableGenerateResult, ContinuableStream } from './sdk-results';

@@ -25,6 +25,12 @@ import { iterableStream, Replay, streamParts, unsupportedStream } from './stream
 import { toUIMessageStream, type UIStreamOptions } from './ui-stream';
 
 /** What the SDK-shaped results are built from: the run's settings and where its segment began. */
+/**
+ * The key of a continuable agent's own way to give a core stream (e.g. a runtime's stored resume)
+ * the SDK's members: `agent[SDK_STREAM](run, segmentStart)`.
+ */
+export const SDK_STREAM: unique symbol = Symbol.for('agent-continuations.vercel-ai.sdkStream');
+
 export interface ResultContext {
   settings: AnySettings;
   /** Model calls the run had made before this `run` / `resume` began. */

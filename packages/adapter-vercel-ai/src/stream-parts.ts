@@ -3,8 +3,14 @@
  * `stream`) made from the core's run events, as `AsyncIterableStream`s, over a replay of the run's
  * events that any number of readers can each read in full.
  */
-import { type Action, type AgentStreamEvent, ContinuationError } from '@agent-continuations/core';
+import {
+  type Action,
+  type AgentStreamEvent,
+  type Continuation,
+  ContinuationError,
+} from '@agent-continuations/core';
 import { continuationStreamPart } from './compat';
+import { callArgs, chatActions, NestedOutputs, uiToolCallId } from './nested-output';
 import type { ContinuationData } from './ui-stream';
 
 /** A stream a continuable run does not offer, failing with a typed error when read. */
@@ -33,6 +39,9 @@ export async function* streamParts<Output>(
   let stepEnded = false;
   let parts = 0;
   const inputs = new Map<string, unknown>();
+  const names = new Map<string, string>();
+  // Sub-agents' messages, as preliminary results of the top-level calls that ran them.
+  const nested = new NestedOutputs();
   const pending: Record<string, unknown>[] = [];
   const finishStep = () => {
     if (inStep) pending.push({ type: 'finish-step', response: {}, usage: {}, finishReason: 'unknown' });
@@ -56,7 +65,19 @@ export async function* streamParts<Output>(
     const event = each as
       | AgentStreamEvent<Output>
       | { type: 'tool-input-start' | 'tool-input-delta'; [key: string]: unknown };
-    if ((event as { path?: unknown }).path) continue;
+    const path = (event as { path?: string[] }).path;
+    if (path) {
+      const update = nested.apply(event as AgentStreamEvent<unknown>, path);
+      const toolName = update && names.get(update.toolCallId);
+      if (update && toolName) {
+        inCurrentStep();
+        close();
+        const input = inputs.get(update.toolCallId);
+        pending.push({ type: 'tool-result', ...update, toolName, input, preliminary: true });
+      }
+      while (pending.length > 0) yield pending.shift()!;
+      continue;
+    }
     switch (event.type) {
       case 'text-delta':
       case 'reasoning-delta': {
@@ -82,6 +103,7 @@ export async function* streamParts<Output>(
         startStep();
         close();
         inputs.set(event.toolCall.toolCallId, event.toolCall.args);
+        names.set(event.toolCall.toolCallId, event.toolCall.toolName);
         pending.push({
           type: 'tool-call',
           toolCallId: event.toolCall.toolCallId,
@@ -113,7 +135,7 @@ export async function* streamParts<Output>(
         close();
         if (event.result.status === 'suspended') {
           inCurrentStep();
-          pending.push(...approvalParts(event.result.actions));
+          pending.push(...approvalParts(event.result.continuation, event.result.actions, nested));
           const { continuation, actions } = event.result;
           const part = continuationStreamPart({
             id: continuation.id,
@@ -136,21 +158,27 @@ export async function* streamParts<Output>(
 }
 
 /**
- * A suspended run's approvals as the SDK's `tool-approval-request` parts; a sub-agent's call,
- * which the chat never saw, first appears as a dynamic tool call of its own (as in the UI stream).
+ * A suspended run's approvals as the SDK's `tool-approval-request` parts. A sub-agent's action is
+ * asked on the top-level call that ran the sub-agent (as in the UI stream): that call again, now
+ * waiting, then the request.
  */
-function approvalParts(actions: readonly Action[]): Record<string, unknown>[] {
+function approvalParts(
+  continuation: Continuation,
+  actions: readonly Action[],
+  nested: NestedOutputs,
+): Record<string, unknown>[] {
   const parts: Record<string, unknown>[] = [];
-  for (const action of actions) {
-    const nested = action.path.length > 1;
+  for (const action of chatActions(actions)) {
+    const toolCallId = uiToolCallId(action);
+    const outer = action.path.length > 1;
+    if (outer) nested.pending(action);
     const toolCall = {
       type: 'tool-call',
-      toolCallId: nested ? action.id : action.toolCallId,
-      toolName: action.toolName,
-      input: action.args,
-      ...(nested ? { dynamic: true, title: action.path.map((segment) => segment.agent).join(' > ') } : {}),
+      toolCallId,
+      toolName: outer ? action.path[0]!.toolName : action.toolName,
+      input: outer ? callArgs(continuation, toolCallId) : action.args,
     };
-    if (nested) parts.push(toolCall);
+    if (outer) parts.push(toolCall);
     if (action.kind === 'approval')
       parts.push({ type: 'tool-approval-request', approvalId: action.id, toolCall });
   }

@@ -9,7 +9,6 @@ import {
   type Action,
   type AgentStream,
   type AgentStreamEvent,
-  actionId,
   type Continuation,
   ContinuationError,
   type Decisions,
@@ -26,6 +25,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import { CONTINUATION_KIND } from './compat';
+import { callArgs, chatActions, NestedOutputs, uiToolCallId } from './nested-output';
 
 /** The data part a suspended run ends with. */
 export interface ContinuationData {
@@ -104,10 +104,11 @@ export function toUIMessageStream(
       // A model call ended; its step stays open for its tool results, as in the SDK's stream.
       let stepEnded = false;
       let parts = 0;
-      // Sub-agents' calls with a part to show their results in: streamed now, or in the chat already.
-      const nestedCalls = new Set<string>();
+      // Sub-agents' messages, shown as preliminary outputs of the top-level calls that ran them.
+      const nested = new NestedOutputs();
+      const known = new Set<string>();
       for (const message of options.originalMessages ?? [])
-        for (const part of message.parts) if (part.type === 'dynamic-tool') nestedCalls.add(part.toolCallId);
+        for (const part of message.parts) if ('toolCallId' in part) known.add(part.toolCallId);
       const startStep = () => {
         if (stepEnded) {
           writer.write({ type: 'finish-step' });
@@ -138,13 +139,12 @@ export function toUIMessageStream(
         const event = each as AgentStreamEvent<unknown> | ToolInputEvent;
         const path = (event as { path?: string[] }).path;
         if (path) {
-          // A sub-agent's text is its own, not the chat's message; its tool calls and results are
-          // shown as dynamic tool parts, with the action id as their tool-call id.
-          const nested = nestedToolChunk(event as AgentStreamEvent<unknown>, path, nestedCalls);
-          if (nested) {
+          // A sub-agent's events are its own message, the preliminary output of the outer tool part.
+          const update = nested.apply(event as AgentStreamEvent<unknown>, path);
+          if (update && known.has(update.toolCallId)) {
             inCurrentStep();
             close();
-            writer.write(nested);
+            writer.write({ type: 'tool-output-available', ...update, preliminary: true });
           }
           continue;
         }
@@ -172,6 +172,7 @@ export function toUIMessageStream(
           case 'tool-call':
             startStep();
             close();
+            known.add(event.toolCall.toolCallId);
             writer.write({
               type: 'tool-input-available',
               toolCallId: event.toolCall.toolCallId,
@@ -202,7 +203,12 @@ export function toUIMessageStream(
             close();
             if (event.result.status === 'suspended') {
               inCurrentStep();
-              for (const chunk of pendingChunks(event.result.continuation, event.result.actions, options))
+              for (const chunk of pendingChunks(
+                event.result.continuation,
+                event.result.actions,
+                options,
+                nested,
+              ))
                 writer.write(chunk);
             }
             if (inStep) writer.write({ type: 'finish-step' });
@@ -257,7 +263,7 @@ export function decisionsFromUIMessages(
   options: { by?: string } = {},
 ): Decisions {
   const byApproval = new Map(actions.map((action) => [action.id, action]));
-  const byCall = new Map(actions.map((action) => [uiToolCallId(action), action]));
+  const byCall = new Map(chatActions(actions).map((action) => [uiToolCallId(action), action]));
   const decisions: Decisions = {};
   const by = options.by === undefined ? {} : { by: options.by };
   for (const message of messages) {
@@ -345,69 +351,29 @@ function pendingChunks(
   continuation: Continuation,
   actions: readonly Action[],
   options: UIStreamOptions,
+  nested: NestedOutputs,
 ): UIMessageChunk[] {
   const chunks: UIMessageChunk[] = [];
-  for (const action of actions) {
+  for (const action of chatActions(actions)) {
+    const toolCallId = uiToolCallId(action);
     if (action.path.length > 1) {
-      // A sub-agent's call: the chat never saw it, so it appears as a dynamic tool part of its own.
+      // Asked on the outer part, which leaves its preliminary output for the wait (a part that
+      // waits for a decision holds no output).
+      nested.pending(action);
       chunks.push({
         type: 'tool-input-available',
-        toolCallId: uiToolCallId(action),
-        toolName: action.toolName,
-        input: action.args,
-        dynamic: true,
-        title: action.path.map((segment) => segment.agent).join(' > '),
+        toolCallId,
+        toolName: action.path[0]!.toolName,
+        input: callArgs(continuation, toolCallId),
       });
     }
-    if (action.kind === 'approval') {
-      chunks.push({ type: 'tool-approval-request', approvalId: action.id, toolCallId: uiToolCallId(action) });
-    }
+    if (action.kind === 'approval')
+      chunks.push({ type: 'tool-approval-request', approvalId: action.id, toolCallId });
   }
   const data: ContinuationData = { id: continuation.id, runId: continuation.runId, actions: [...actions] };
   if (options.includeContinuation) data.continuation = serializeContinuation(continuation);
   chunks.push({ type: 'data-continuation', id: continuation.id, data });
   return chunks;
-}
-
-/**
- * A sub-agent's tool call or result as a dynamic tool part. Its tool-call id is the call's action
- * id (the path of tool-call ids from the root), so the part a pending approval shows later is this
- * very part, and ids of different agents never collide.
- */
-function nestedToolChunk(
-  event: AgentStreamEvent<unknown>,
-  path: readonly string[],
-  seen: Set<string>,
-): UIMessageChunk | undefined {
-  if (event.type === 'tool-call') {
-    const toolCallId = nestedId(path, event.toolCall.toolCallId);
-    seen.add(toolCallId);
-    return {
-      type: 'tool-input-available',
-      toolCallId,
-      toolName: event.toolCall.toolName,
-      input: event.toolCall.args,
-      dynamic: true,
-    };
-  }
-  if (event.type !== 'tool-result') return undefined;
-  const toolCallId = nestedId(path, event.toolCallId);
-  // A result whose call was not streamed (a sub-agent that does not stream) has no part to go to.
-  if (!seen.has(toolCallId)) return undefined;
-  if (event.rejected) return { type: 'tool-output-denied', toolCallId };
-  if (event.isError)
-    return { type: 'tool-output-error', toolCallId, errorText: errorText(event.output), dynamic: true };
-  return { type: 'tool-output-available', toolCallId, output: event.output, dynamic: true };
-}
-
-/** A sub-agent's call as an action id: the path (already encoded segments), then the call's own id. */
-function nestedId(path: readonly string[], toolCallId: string): string {
-  return [...path, actionId([toolCallId])].join('/');
-}
-
-/** The chat's tool-call id of an action: the real one at the top, the action id for a sub-agent's call. */
-function uiToolCallId(action: Action): string {
-  return action.path.length > 1 ? action.id : action.toolCallId;
 }
 
 function errorText(output: unknown): string {

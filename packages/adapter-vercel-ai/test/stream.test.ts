@@ -1,6 +1,14 @@
 import { type AgentStreamEvent, isContinuationError } from '@agent-continuations/core';
 import { lastToolResults } from '@agent-continuations/testing';
-import { readUIMessageStream, ToolLoopAgent, tool, type UIMessage, type UIMessageChunk } from 'ai';
+import {
+  convertToModelMessages,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  readUIMessageStream,
+  ToolLoopAgent,
+  tool,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -145,33 +153,35 @@ describe('UI message stream', () => {
     expect(types.slice(0, 3)).toEqual(['start', 'start-step', 'text-start']);
     expect(types.at(-1)).toBe('finish');
     const approvals = chunks.filter((chunk) => chunk.type === 'tool-approval-request');
+    // The sub-agent's approval is asked on the outer tool part, which useChat can answer.
     expect(approvals).toEqual([
-      { type: 'tool-approval-request', approvalId: 'call_1_1/call_1_0', toolCallId: 'call_1_1/call_1_0' },
+      { type: 'tool-approval-request', approvalId: 'call_1_1/call_1_0', toolCallId: 'call_1_1' },
       { type: 'tool-approval-request', approvalId: 'call_1_2', toolCallId: 'call_1_2' },
     ]);
     expect(chunks).toContainEqual({ type: 'tool-output-available', toolCallId: 'call_1_0', output: 'facts' });
-    expect(chunks).toContainEqual(
-      expect.objectContaining({
-        type: 'tool-input-available',
-        toolCallId: 'call_1_1/call_1_0',
-        toolName: 'publish_report',
-        dynamic: true,
-      }),
+    // The sub-agent's call streams as it happens, as the preliminary output of the outer part.
+    const preliminary = chunks.filter(
+      (chunk) => chunk.type === 'tool-output-available' && chunk.preliminary === true,
     );
-    // The sub-agent's call streams as it happens, before the run suspends: its part comes first.
-    const nestedAt = chunks.findIndex(
-      (chunk) => chunk.type === 'tool-input-available' && chunk.toolCallId === 'call_1_1/call_1_0',
-    );
-    expect(nestedAt).toBeLessThan(types.indexOf('tool-approval-request'));
+    expect(preliminary.at(-1)).toMatchObject({
+      toolCallId: 'call_1_1',
+      output: {
+        role: 'assistant',
+        parts: [{ type: 'dynamic-tool', toolName: 'publish_report', input: { title: 'Solar' } }],
+      },
+    });
+    expect(chunks.some((chunk) => 'dynamic' in chunk && chunk.dynamic)).toBe(false);
 
     // What useChat holds: the assistant message built from the chunks.
     const message = await lastMessage(toUIMessageStream(orchestrator.stream('Get the solar report out')));
     const waiting = message.parts.filter((part) => 'state' in part && part.state === 'approval-requested');
-    expect(waiting.map((part) => part.type)).toEqual(['tool-notify', 'dynamic-tool']);
+    expect(waiting.map((part) => part.type)).toEqual(['tool-research', 'tool-notify']);
+    expect(message.parts.some((part) => part.type === 'dynamic-tool')).toBe(false);
     const ref = continuationRefFromUIMessages([message])!;
     expect(ref.actions.map((action) => action.toolName)).toEqual(['publish_report', 'notify']);
 
     // The user answers in the chat (addToolApprovalResponse), useChat posts the messages back.
+    expect(lastAssistantMessageIsCompleteWithApprovalResponses({ messages: [message] })).toBe(false);
     for (const part of message.parts) {
       if ('approval' in part && part.approval) {
         const approved = part.approval.id !== 'call_1_2';
@@ -181,6 +191,9 @@ describe('UI message stream', () => {
         });
       }
     }
+    expect(lastAssistantMessageIsCompleteWithApprovalResponses({ messages: [message] })).toBe(true);
+    // The parent model is never handed the sub-agent's calls.
+    expect(JSON.stringify(await convertToModelMessages([message]))).not.toContain('publish_report');
     const forged = {
       type: 'dynamic-tool',
       toolName: 'x',
@@ -211,13 +224,10 @@ describe('UI message stream', () => {
       state: 'output-available',
       output: 'Report is live.',
     });
-    // The sub-agent's approved call, shown as a dynamic part, gets its output as the child runs it.
-    expect(resumed.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
-      toolCallId: 'call_1_1/call_1_0',
-      toolName: 'publish_report',
-      state: 'output-available',
-      output: { url: 'https://reports.example/solar' },
-    });
+    expect(resumed.parts.find((part) => part.type === 'tool-research')).not.toHaveProperty(
+      'preliminary',
+      true,
+    );
     // The rejected call shows as denied, not as a failure.
     expect(
       resumed.parts.find((part) => 'toolCallId' in part && part.toolCallId === 'call_1_2'),
