@@ -38,7 +38,8 @@ export async function serveRoute(
       headers[key] = value;
     });
     res.writeHead(response.status, headers);
-    if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+    if (response.body)
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
     res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
