@@ -29,6 +29,7 @@ const config = mergeConfig(
 // module is built for the default toolchain's Node, so they run in the default leg only.
 config.test = {
   ...config.test,
+  env: { ...config.test?.env, AI_SDK_LEG: '7' },
   include: [
     'packages/adapter-vercel-ai/test/**/*.test.ts',
     'integration/cross-framework/test/dropin-vercel-ai.test.ts',
