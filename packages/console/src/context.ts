@@ -94,6 +94,8 @@ export function consoleContext(options: ConsoleOptions): ConsoleContext {
   const maxReasonLength = positive(options.maxReasonLength, 'maxReasonLength', DEFAULT_MAX_REASON_LENGTH);
   const maxArgsBytes = positive(options.maxArgsBytes, 'maxArgsBytes', DEFAULT_MAX_ARGS_BYTES);
   const base = (options.basePath ?? '').replace(/\/+$/, '');
+  /** The nonce a response sets, so that a second form of the same page does not set another. */
+  const issued = new WeakMap<Context, string>();
   const links = createApprovalLinks({
     secret: options.secret,
     baseUrl: options.baseUrl ?? `http://localhost${base}`,
@@ -156,9 +158,11 @@ export function consoleContext(options: ConsoleOptions): ConsoleContext {
       ),
     noRun,
     async formToken(c) {
-      let nonce = getCookie(c, CSRF_COOKIE);
+      // A page with several forms sets the cookie once: every form's token binds the same nonce.
+      let nonce = issued.get(c) ?? getCookie(c, CSRF_COOKIE);
       if (!nonce || nonce.length > 64) {
         nonce = newNonce();
+        issued.set(c, nonce);
         setCookie(c, CSRF_COOKIE, nonce, {
           path: base || '/',
           httpOnly: true,

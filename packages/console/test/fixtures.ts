@@ -123,8 +123,8 @@ export function client(handler: { fetch(request: Request): Promise<Response> }, 
     if (user) headers.set('x-user', user);
     if (cookie) headers.set('cookie', cookie);
     const response = await handler.fetch(new Request(`${origin}${path}`, { ...init, headers }));
-    const set = response.headers.get('set-cookie');
-    if (set) cookie = set.split(';')[0]!;
+    // As a browser does: each Set-Cookie in turn, the last one of a name wins.
+    for (const set of response.headers.getSetCookie()) cookie = set.split(';')[0]!;
     return {
       status: response.status,
       location: response.headers.get('location'),
