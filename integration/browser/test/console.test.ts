@@ -117,7 +117,7 @@ describe('the approval console in Chromium', () => {
     expect(posts).toEqual([]);
 
     // Past the browser (validation turned off), the server refuses it and runs nothing.
-    await page.locator('form[method="post"]').evaluate((form: HTMLFormElement) => {
+    await page.locator('form[method="post"][action*="/decide"]').evaluate((form: HTMLFormElement) => {
       form.noValidate = true;
     });
     const refused = page.waitForResponse((response) => response.request().method() === 'POST');
@@ -153,6 +153,25 @@ describe('the approval console in Chromium', () => {
     expect(await page.locator('fieldset', { hasText: 'send_letter' }).count()).toBe(1);
     expect(app.log.salaries.filter((run) => run.employee.startsWith('Alan Turing'))).toEqual([]);
     expect(JSON.stringify(app.log.rejections)).toContain('Budget frozen until Q3');
+  });
+
+  it('ends the whole run with one reason: nothing runs, the agent is not called again, the run page says who and why', async () => {
+    const { id } = await salaryRun('Edsger Dijkstra, then write to them');
+    const page = await pageOf('ann');
+    await page.goto(`${app.url}/runs/${id}`);
+    const cancel = page.getByRole('region', { name: 'End the whole run' });
+    await cancel.getByLabel('Reason').fill('Duplicate request');
+    await mark(page);
+    await cancel.getByRole('button', { name: 'Cancel the run' }).click();
+    await settled(page);
+
+    const body = await text(page);
+    expect(body).toContain('The run was cancelled');
+    expect(body).toContain('Cancelled by ann');
+    expect(body).toContain('Duplicate request');
+    expect(await page.locator('form[method="post"]').count()).toBe(0);
+    expect(app.log.salaries.filter((run) => run.employee.startsWith('Edsger'))).toEqual([]);
+    expect(JSON.stringify(app.log.rejections)).not.toContain('Duplicate request');
   });
 
   it('answers an input request through the inputs generated from its response schema: an invalid answer is blocked by the browser, a valid one is applied', async () => {
