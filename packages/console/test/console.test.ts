@@ -3,6 +3,7 @@ import { createPostgresStore } from '@agent-continuations/store-postgres';
 import { createRedisStore } from '@agent-continuations/store-redis';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ActionPolicy } from '../src/index';
 import {
   client,
   deskAgent,
@@ -671,7 +672,8 @@ describe('console options', () => {
     ]);
   });
 
-  it('offers only the decisions a policy allows, and refuses others on submit', async () => {
+  /** A suspended salary change in a console whose policy for it is `policy`. */
+  async function underPolicy(policy: ActionPolicy) {
     const store = createMemoryStore();
     const ledger: Ledger = { runs: [] };
     const agents = hrAgents(ledger);
@@ -679,12 +681,15 @@ describe('console options', () => {
     await store.save(result.continuation);
     const inbox = testConsole(store, {
       agents: { hr: agents.hr },
-      policies: () => ({
-        [SALARY_ACTION]: {
-          description: 'Salary changes need HR sign-off',
-          allowedDecisions: ['approve', 'reject'],
-        },
-      }),
+      policies: () => ({ [SALARY_ACTION]: policy }),
+    });
+    return { store, ledger, result, inbox };
+  }
+
+  it('offers only the decisions a policy allows, and refuses others on submit', async () => {
+    const { ledger, result, inbox } = await underPolicy({
+      description: 'Salary changes need HR sign-off',
+      allowedDecisions: ['approve', 'reject'],
     });
     const browser = client(inbox);
     const id = result.continuation.id;
@@ -700,5 +705,26 @@ describe('console options', () => {
     });
     expect(refused.status).toBe(422);
     expect(ledger.runs).toEqual([]);
+  });
+
+  it('an approval link obeys the policy the form obeys: a decision it forbids is refused and nothing runs', async () => {
+    const { store, ledger, result, inbox } = await underPolicy({ allowedDecisions: ['reject'] });
+    const id = result.continuation.id;
+    const approve = new URL(await inbox.links.url(id, SALARY_ACTION, 'approve')).pathname;
+    const visitor = client(inbox, '');
+    const shown = await visitor.get(approve);
+    expect(shown.status).toBe(403);
+    expect(shown.text).toContain('does not allow the decision &quot;approve&quot;');
+    expect(shown.text).not.toContain('<button type="submit">Approve</button>');
+    const reject = new URL(await inbox.links.url(id, SALARY_ACTION, 'reject')).pathname;
+    const rejectPage = await visitor.get(reject);
+    expect(rejectPage.status).toBe(200);
+    const csrf = formToken(rejectPage.text)!;
+    expect((await visitor.post(approve, { csrf })).status).toBe(403);
+    expect(ledger.runs).toEqual([]);
+    expect((await store.load(id))!.status).toBe('suspended');
+    expect((await visitor.post(reject, { csrf })).status).toBe(303);
+    expect(ledger.runs).toEqual([]);
+    expect((await store.load(id))!.status).not.toBe('suspended');
   });
 });

@@ -17,6 +17,7 @@ import { alreadyDecided, apply, runRecords } from '../apply';
 import { type ConsoleContext, runInfo } from '../context';
 import { actionChain } from '../tools';
 import { linkBody, messagePage, page } from '../views';
+import { actionViews } from './run';
 
 /** The approval link pages as a Hono sub-app. */
 export function linksPage(ctx: ConsoleContext): Hono {
@@ -149,6 +150,20 @@ async function linkTarget(ctx: ConsoleContext, c: Context, token: string): Promi
   if (!action) return gone('The action this link points to is no longer pending.');
   if (link.kind === 'approve' && action.kind !== 'approval')
     return gone('This action asks for an answer, not an approval: open the run to answer it.');
+  // A link obeys the same policy as the run's form: a decision the form would not offer is refused.
+  const view = actionViews(ctx, stored.continuation).find((each) => each.action.id === action.id);
+  if (!view?.allowed.includes(link.kind)) {
+    return {
+      ok: false,
+      response: c.html(
+        messagePage(base, 'Not allowed', [
+          `This action does not allow the decision "${link.kind}"; nothing was applied.`,
+          'Open the run to decide it another way.',
+        ]),
+        403,
+      ),
+    };
+  }
   return { ok: true, link, stored, action };
 }
 
