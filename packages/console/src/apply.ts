@@ -174,6 +174,7 @@ function isRefusal(error: unknown): boolean {
     isContinuationError(error, 'INVALID_INPUT') ||
     isContinuationError(error, 'INVALID_DECISION') ||
     isContinuationError(error, 'WRONG_DECISION_KIND') ||
+    isContinuationError(error, 'DECISION_NOT_ALLOWED') ||
     isContinuationError(error, 'UNKNOWN_ACTION')
   );
 }

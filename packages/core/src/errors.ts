@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'INVALID_DECISION'
   /** A decision's type does not fit its action (e.g. `input` for an approval). */
   | 'WRONG_DECISION_KIND'
+  /** A decision the action's own policy (`allowedDecisions`) does not allow. */
+  | 'DECISION_NOT_ALLOWED'
   /** Edited arguments fail the tool's input schema. */
   | 'INVALID_ARGS'
   /** An answer fails a human tool's response schema. */

@@ -34,7 +34,7 @@ export {
   streamStored,
 } from './durable/resume-stored';
 export { actionId, listActions, splitActionId } from './engine/actions';
-export { checkDecisions } from './engine/decisions';
+export { checkAllowed, checkDecisions, decisionKind } from './engine/decisions';
 export {
   type ContinuableAgentConfig,
   createContinuableAgent,
@@ -85,6 +85,7 @@ export {
   type JsonSchema,
   type ToolContext,
   type ToolDefinition,
+  type ToolPolicy,
   type Validation,
   zodJsonSchema,
   zodValidator,
@@ -107,6 +108,7 @@ export {
 } from './format/codec';
 export {
   type AgentRef,
+  type AllowedDecision,
   type AuditEntry,
   addUsage,
   type Continuation,

@@ -8,8 +8,11 @@ import {
   checkDecisions,
   createContinuableAgent,
   type Decisions,
+  decisionKind,
   defineTool,
   isContinuationError,
+  listActions,
+  parseContinuation,
   serializeContinuation,
   type ToolDefinition,
 } from '@agent-continuations/core';
@@ -154,5 +157,111 @@ describe('hostile decisions', () => {
       checkDecisions(continuation, { [id]: { type: 'approve', args } }, tools),
     ).resolves.toBeUndefined();
     expect(({} as Record<string, unknown>).amount).toBeUndefined();
+  });
+});
+
+describe('a tool policy is data in the continuation, obeyed by every resume', () => {
+  function payments(policy: ToolDefinition['policy']) {
+    const paid: unknown[] = [];
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'c1', name: 'pay', args: { to: 'bob', amount: 5 } }] },
+      'settled',
+    ]);
+    const pay = defineTool({
+      name: 'pay',
+      parameters: z.object({ to: z.string(), amount: z.number() }),
+      needsApproval: true,
+      ...(policy ? { policy } : {}),
+      execute: (args) => {
+        paid.push(args);
+        return { paid: true };
+      },
+    });
+    const agent = createContinuableAgent({ name: 'payments', instructions: 'Pay.', model, tools: [pay] });
+    return { agent, paid, model };
+  }
+
+  it('the pending entry and its action carry the policy, and a read-back continuation keeps it', async () => {
+    const { agent } = payments({
+      description: 'Payments need finance',
+      allowedDecisions: ['approve', 'reject'],
+    });
+    const run = await agent.run('pay bob');
+    if (run.status !== 'suspended') throw new Error('expected a suspension');
+    expect(run.actions[0]).toMatchObject({
+      description: 'Payments need finance',
+      allowedDecisions: ['approve', 'reject'],
+    });
+    const read = parseContinuation(serializeContinuation(run.continuation));
+    expect(read.pending[0]).toMatchObject({ allowedDecisions: ['approve', 'reject'] });
+    expect(listActions(read)[0]!.description).toBe('Payments need finance');
+  });
+
+  it('a decision the policy forbids is refused with DECISION_NOT_ALLOWED in another process, and nothing runs', async () => {
+    const first = payments({ allowedDecisions: ['reject'] });
+    const run = await first.agent.run('pay bob');
+    if (run.status !== 'suspended') throw new Error('expected a suspension');
+    // Another process: the same agent definition, the continuation read back from its JSON.
+    const other = payments({ allowedDecisions: ['reject'] });
+    const continuation = parseContinuation(serializeContinuation(run.continuation));
+    const id = run.actions[0]!.id;
+    const refused = await codeOf(other.agent.resume(continuation, { [id]: { type: 'approve' } }));
+    expect(refused).toMatchObject({ code: 'DECISION_NOT_ALLOWED', path: `$.${id}.type` });
+    expect(refused?.message).toContain('does not allow the decision "approve" (allowed: reject)');
+    expect(other.paid).toEqual([]);
+    expect(other.model.calls).toHaveLength(0);
+    const rejected = await other.agent.resume(continuation, { [id]: { type: 'reject', reason: 'no' } });
+    expect(rejected.status).toBe('completed');
+    expect(other.paid).toEqual([]);
+  });
+
+  it('an approval with edited arguments is an edit, refused where only approve and reject are allowed', async () => {
+    const { agent, paid } = payments({ allowedDecisions: ['approve', 'reject'] });
+    const run = await agent.run('pay bob');
+    if (run.status !== 'suspended') throw new Error('expected a suspension');
+    const id = run.actions[0]!.id;
+    const edit = { [id]: { type: 'approve', args: { to: 'bob', amount: 500 } } } as const;
+    expect(await codeOf(agent.resume(run.continuation, edit))).toMatchObject({
+      code: 'DECISION_NOT_ALLOWED',
+    });
+    expect(decisionKind(edit[id])).toBe('edit');
+    expect(paid).toEqual([]);
+    expect((await agent.resume(run.continuation, { [id]: { type: 'approve' } })).status).toBe('completed');
+    expect(paid).toEqual([{ to: 'bob', amount: 5 }]);
+  });
+
+  it('a nested action obeys its own tool policy through the parent', async () => {
+    const worker = payments({ allowedDecisions: ['reject'] });
+    const boss = createContinuableAgent({
+      name: 'boss',
+      instructions: 'Delegate.',
+      model: scriptedModel([{ toolCalls: [{ name: 'payments', args: { input: 'pay bob' } }] }, 'done']),
+      tools: [agentTool(worker.agent)],
+    });
+    const run = await boss.run('go');
+    if (run.status !== 'suspended') throw new Error('expected a suspension');
+    const id = run.actions[0]!.id;
+    expect(run.actions[0]!.allowedDecisions).toEqual(['reject']);
+    expect(await codeOf(boss.resume(run.continuation, { [id]: { type: 'approve' } }))).toMatchObject({
+      code: 'DECISION_NOT_ALLOWED',
+    });
+    expect(worker.paid).toEqual([]);
+  });
+
+  it('a policy that could never be obeyed is refused when the agent is defined', () => {
+    for (const allowedDecisions of [[], ['approve', 'maybe']] as never[]) {
+      expect(() => payments({ allowedDecisions })).toThrow(/The policy of tool "pay"/);
+    }
+  });
+
+  it('a continuation whose entry allows an unknown decision is refused on read', async () => {
+    const { agent } = payments({ allowedDecisions: ['reject'] });
+    const run = await agent.run('pay bob');
+    if (run.status !== 'suspended') throw new Error('expected a suspension');
+    const tampered = JSON.parse(serializeContinuation(run.continuation));
+    tampered.pending[0].allowedDecisions = ['anything'];
+    expect(() => parseContinuation(JSON.stringify(tampered))).toThrow(
+      expect.objectContaining({ code: 'INVALID_CONTINUATION' }),
+    );
   });
 });

@@ -31,15 +31,20 @@ interface ResumeCase {
   secret?: string;
 }
 
+/** Ann approves the transfer the bank agent waits for, which then runs once. */
+const annApprovesTransfer: ResumeCase = {
+  agent: 'bank',
+  actions: ['call_1_0'],
+  decisions: { call_1_0: { type: 'approve', by: 'ann' } },
+  output: 'done: [{"ok":true,"to":"bob","amount":250}]',
+  ran: { transfer: 1 },
+  modelCalls: 1,
+};
+
 const cases: Record<string, ResumeCase> = {
-  'flat-approval.json': {
-    agent: 'bank',
-    actions: ['call_1_0'],
-    decisions: { call_1_0: { type: 'approve', by: 'ann' } },
-    output: 'done: [{"ok":true,"to":"bob","amount":250}]',
-    ran: { transfer: 1 },
-    modelCalls: 1,
-  },
+  'flat-approval.json': annApprovesTransfer,
+  // The entry carries a policy (description, approve or reject) that the approval obeys.
+  'policy-approval.json': annApprovesTransfer,
   'sealed-approval.json': {
     agent: 'bank',
     actions: ['call_1_0'],
@@ -49,15 +54,7 @@ const cases: Record<string, ResumeCase> = {
     modelCalls: 1,
     secret: FIXTURE_SEAL_SECRET,
   },
-  'sealed-keyid.json': {
-    agent: 'bank',
-    actions: ['call_1_0'],
-    decisions: { call_1_0: { type: 'approve', by: 'ann' } },
-    output: 'done: [{"ok":true,"to":"bob","amount":250}]',
-    ran: { transfer: 1 },
-    modelCalls: 1,
-    secret: FIXTURE_SEAL_SECRET,
-  },
+  'sealed-keyid.json': { ...annApprovesTransfer, secret: FIXTURE_SEAL_SECRET },
   'nested-depth-3.json': {
     agent: 'hr',
     actions: ['call_1_0/call_1_0/call_1_0'],

@@ -117,6 +117,8 @@ function toAction(
   };
   if (entry.kind === 'input') action.request = entry.request;
   if (entry.deadline !== undefined) action.deadline = entry.deadline;
+  if (entry.description !== undefined) action.description = entry.description;
+  if (entry.allowedDecisions !== undefined) action.allowedDecisions = [...entry.allowedDecisions];
   return action;
 }
 

@@ -4,13 +4,53 @@
  */
 
 import { ContinuationError } from '../errors';
-import type { AuditEntry, Continuation } from '../format/format';
+import type { AllowedDecision, AuditEntry, Continuation } from '../format/format';
 import { checkJson, jsonPath, quote } from '../format/json';
 import { decisionIssue } from '../format/validate';
 import { findAction, listActions, splitActionId } from './actions';
 import type { Decision, Decisions } from './protocol';
 import type { ToolDefinition } from './tools';
 import { validateArgs } from './turn';
+
+/**
+ * What a decision is, in the terms of an action's `allowedDecisions`: an approval with edited
+ * arguments is an `edit`.
+ *
+ * @example
+ * ```ts
+ * decisionKind({ type: 'approve', args: { amount: 10 } }); // 'edit'
+ * ```
+ */
+export function decisionKind(decision: Decision): AllowedDecision {
+  return decision.type === 'approve' && decision.args !== undefined ? 'edit' : decision.type;
+}
+
+/**
+ * Refuse, with `DECISION_NOT_ALLOWED`, a decision the action's own policy does not allow. The one
+ * place the rule lives: the core's resume, the console, links and chat routes all come here.
+ *
+ * @example
+ * ```ts
+ * checkAllowed(action, { type: 'approve' }); // throws when action.allowedDecisions is ['reject']
+ * ```
+ */
+export function checkAllowed(
+  action: { id: string; allowedDecisions?: readonly AllowedDecision[] | undefined },
+  decision: Decision,
+): void {
+  const allowed = action.allowedDecisions;
+  if (allowed === undefined) return;
+  const kind = decisionKind(decision);
+  if (allowed.includes(kind)) return;
+  throw new ContinuationError(
+    'DECISION_NOT_ALLOWED',
+    `Action ${quote(action.id)} does not allow the decision "${kind}" (allowed: ${allowed.join(', ')}).`,
+    {
+      path: jsonPath([action.id, 'type']),
+      details: { id: action.id, decision: kind, allowed: [...allowed] },
+    },
+  );
+}
 
 /**
  * Validate `decisions` against `continuation` and the agent's tools, recursing into sub-agents
@@ -67,6 +107,7 @@ export async function checkDecisions(
         { path: jsonPath([id, 'type']) },
       );
     }
+    checkAllowed({ id, allowedDecisions: action.allowedDecisions }, decision);
     const { head, rest } = splitActionId(id);
     if (rest !== undefined) {
       let group = nested.get(head);

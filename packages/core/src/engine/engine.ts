@@ -28,7 +28,7 @@ import type { Decisions, RunEvent, RunOptions, RunResult } from './protocol';
 import { type RunState, snapshot } from './run-state';
 import type { AgentStream, AgentStreamEvent } from './stream';
 import { createStream } from './stream';
-import type { ToolDefinition } from './tools';
+import { checkToolPolicy, type ToolDefinition } from './tools';
 import { STREAMS_RUNS, settleTurn } from './turn';
 
 export { DEFAULT_MAX_STEPS, type StreamInput } from './agent-shell';
@@ -117,6 +117,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
   for (const tool of config.tools ?? []) {
     if (tools.has(tool.name))
       throw new ContinuationError('INVALID_OPERATION', `Two tools are named "${tool.name}".`);
+    checkToolPolicy(tool);
     tools.set(tool.name, tool);
   }
   const specs: ToolSpec[] = [...tools.values()].map((tool) => ({

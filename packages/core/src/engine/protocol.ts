@@ -3,7 +3,7 @@
  * the decisions a human sends back.
  */
 
-import type { AuditEntry, Continuation, Usage } from '../format/format';
+import type { AllowedDecision, AuditEntry, Continuation, Usage } from '../format/format';
 import type { JsonObject, JsonValue } from '../format/json';
 import type { Message } from '../format/messages';
 import type { DeadlinePolicy } from '../people/deadlines';
@@ -39,7 +39,7 @@ export interface Action {
    * The decisions the agent's policy allows (`edit` is an approval with edited `args`); any that
    * fits the kind when absent. A decision outside them is refused before anything runs.
    */
-  allowedDecisions?: Array<'approve' | 'edit' | 'reject' | 'input'>;
+  allowedDecisions?: AllowedDecision[];
   /** When a human must have acted by (ISO date-time), if the action has a deadline. */
   deadline?: string;
 }

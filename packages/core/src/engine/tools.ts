@@ -3,6 +3,8 @@
  * approval rule and an optional `execute` (none means a human answers).
  */
 import type { z } from 'zod';
+import { ContinuationError } from '../errors';
+import type { AllowedDecision } from '../format/format';
 import type { JsonObject, JsonValue } from '../format/json';
 import type { Message } from '../format/messages';
 import type { ToolDeadline } from '../people/deadlines';
@@ -57,6 +59,51 @@ export interface ApprovalContext {
   messages: readonly Message[];
 }
 
+/** A tool's human-in-the-loop policy: see {@link ToolDefinition.policy}. */
+export interface ToolPolicy {
+  description?: string;
+  allowedDecisions?: AllowedDecision[];
+}
+
+const DECISIONS: readonly AllowedDecision[] = ['approve', 'edit', 'reject', 'input'];
+
+/**
+ * Refuse, when the agent is defined, a tool policy that could never be obeyed: an empty or unknown
+ * list of allowed decisions, or a description that is not text.
+ */
+export function checkToolPolicy(tool: ToolDefinition): void {
+  const policy = tool.policy;
+  if (policy === undefined) return;
+  const refuse = (why: string) =>
+    new ContinuationError('INVALID_OPERATION', `The policy of tool "${tool.name}" ${why}.`);
+  if (policy.description !== undefined && typeof policy.description !== 'string')
+    throw refuse('has a description that is not a string');
+  const allowed = policy.allowedDecisions;
+  if (allowed === undefined) return;
+  if (!Array.isArray(allowed) || allowed.length === 0)
+    throw refuse('allows no decision: give at least one of approve, edit, reject, input');
+  const unknown = allowed.filter((each) => !DECISIONS.includes(each));
+  if (unknown.length > 0)
+    throw refuse(
+      `allows unknown decisions (${unknown.map(String).join(', ')}); known: ${DECISIONS.join(', ')}`,
+    );
+}
+
+/** The policy fields a pending entry of `tool` carries, copied so the entry owns them. */
+export function policyFields(tool: ToolDefinition): {
+  description?: string;
+  allowedDecisions?: AllowedDecision[];
+} {
+  const policy = tool.policy;
+  if (!policy) return {};
+  return {
+    ...(policy.description === undefined ? {} : { description: policy.description }),
+    ...(policy.allowedDecisions === undefined
+      ? {}
+      : { allowedDecisions: [...new Set(policy.allowedDecisions)] }),
+  };
+}
+
 /** A tool in the engine's terms. Adapters convert their framework's tools into this. */
 export interface ToolDefinition<Args = any, Result = unknown> {
   name: string;
@@ -73,6 +120,18 @@ export interface ToolDefinition<Args = any, Result = unknown> {
    * default decision. The run's `deadlines` option is asked when this is absent.
    */
   deadline?: ToolDeadline;
+  /**
+   * The human-in-the-loop policy of this tool's approvals and input requests, kept in the pending
+   * entry so that every reader (the console, links, chat routes, another process) obeys it: what
+   * the human is told, and the decisions allowed (`edit` is an approval with edited arguments).
+   * A decision outside them is refused with `DECISION_NOT_ALLOWED` before anything runs.
+   *
+   * @example
+   * ```ts
+   * { name: 'transfer', needsApproval: true, policy: { description: 'Payments over 1,000 EUR', allowedDecisions: ['approve', 'reject'] } }
+   * ```
+   */
+  policy?: ToolPolicy;
   /** Run the tool; absent for a human tool, whose result is the human's answer. */
   execute?: (args: Args, ctx: ToolContext) => Result | Promise<Result>;
   /** For a human tool: JSON Schema of the answer, e.g. to build a form for it. */
@@ -199,6 +258,8 @@ export function defineTool<S extends z.ZodType, Result>(options: {
   needsApproval?: ToolDefinition<z.output<S>>['needsApproval'];
   /** See {@link ToolDefinition.deadline}. */
   deadline?: ToolDeadline;
+  /** See {@link ToolDefinition.policy}. */
+  policy?: ToolPolicy;
   execute: (args: z.output<S>, ctx: ToolContext) => Result | Promise<Result>;
 }): ToolDefinition<z.output<S>, Result> {
   return {
@@ -208,6 +269,7 @@ export function defineTool<S extends z.ZodType, Result>(options: {
     validate: zodValidator(options.parameters),
     ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
     execute: options.execute,
   };
 }
@@ -232,6 +294,8 @@ export function humanTool<S extends z.ZodType, R extends z.ZodType>(options: {
   response?: R;
   /** See {@link ToolDefinition.deadline}. */
   deadline?: ToolDeadline;
+  /** See {@link ToolDefinition.policy}. */
+  policy?: ToolPolicy;
 }): ToolDefinition<z.output<S>, z.output<R>> {
   return {
     name: options.name,
@@ -245,6 +309,7 @@ export function humanTool<S extends z.ZodType, R extends z.ZodType>(options: {
         }
       : {}),
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
   };
 }
 
@@ -267,6 +332,8 @@ export interface AgentToolOptions<Input> {
   needsApproval?: ToolDefinition['needsApproval'];
   /** See {@link ToolDefinition.deadline}. */
   deadline?: ToolDeadline;
+  /** See {@link ToolDefinition.policy}. */
+  policy?: ToolPolicy;
 }
 
 /**
@@ -302,6 +369,7 @@ export function agentTool<Input, Output>(
     validate: parameters ? zodValidator(parameters) : defaultAgentArgs,
     ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
+    ...(options.policy === undefined ? {} : { policy: options.policy }),
     execute: (args, ctx) => ctx.runAgent(agent, toInput(args)),
     agent,
   };

@@ -15,7 +15,7 @@ import type { DecisionsByCall } from './children';
 import type { ContinuableAgent, Decisions, RunEvent, RunOptions } from './protocol';
 import type { RunState } from './run-state';
 import type { AgentStream, AgentStreamEvent } from './stream';
-import type { ToolContext, ToolDefinition } from './tools';
+import { policyFields, type ToolContext, type ToolDefinition } from './tools';
 
 export interface TurnContext {
   state: RunState;
@@ -192,7 +192,7 @@ async function startCall(turn: TurnContext, call: ToolCallPart, failures: CallFa
       : tool.needsApproval === true;
   const base = { toolCallId: call.toolCallId, toolName: call.toolName, args: call.args };
   if (needsApproval) {
-    turn.state.pending.set(call.toolCallId, { kind: 'approval', ...base });
+    turn.state.pending.set(call.toolCallId, { kind: 'approval', ...base, ...policyFields(tool) });
     return;
   }
   return execute(
@@ -234,6 +234,7 @@ async function execute(
       toolName: tool.name,
       args: entry.args,
       request: entry.args,
+      ...policyFields(tool),
     });
     return;
   }
@@ -267,7 +268,13 @@ async function execute(
     requestInput: async <T extends JsonValue>(request: JsonValue) => {
       if (suspension) throw new SuspendSignal();
       if (cursor < recorded.length) return recorded[cursor++] as T;
-      return suspend({ kind: 'input', ...base, request: cloneJson(request), ...journalOf(recorded) });
+      return suspend({
+        kind: 'input',
+        ...base,
+        request: cloneJson(request),
+        ...journalOf(recorded),
+        ...policyFields(tool),
+      });
     },
     runAgent: async <I, O>(agent: ContinuableAgent<I, O>, input: I): Promise<O> => {
       if (suspension) throw new SuspendSignal();

@@ -47,13 +47,24 @@ interface PendingBase {
   deadline?: string;
 }
 
+/** A decision a human may make on an action; `edit` is an approval with edited arguments. */
+export type AllowedDecision = 'approve' | 'edit' | 'reject' | 'input';
+
+/** The agent's own human-in-the-loop policy for an action a human acts on. */
+interface ActionPolicyFields {
+  /** What the human is told about the action (the policy's text, not the tool's for the model). */
+  description?: string;
+  /** The decisions allowed; any that fits the kind when absent. The core refuses any other. */
+  allowedDecisions?: AllowedDecision[];
+}
+
 /** A tool call waiting for a human yes or no before it runs. */
-export interface PendingApproval extends PendingBase {
+export interface PendingApproval extends PendingBase, ActionPolicyFields {
   kind: 'approval';
 }
 
 /** A tool waiting for a human's answer: a human tool, or a tool that called `ctx.requestInput`. */
-export interface PendingInput extends PendingBase {
+export interface PendingInput extends PendingBase, ActionPolicyFields {
   kind: 'input';
   /** What the human is asked (any JSON). */
   request: JsonValue;

@@ -34,10 +34,21 @@ const pendingBase = {
 
 const pendingKindSchema = z.enum(['approval', 'input', 'agent']);
 
+/** The agent's policy for an action a human acts on: what the human is told, what they may decide. */
+const actionPolicy = {
+  description: z.string().optional(),
+  allowedDecisions: z
+    .array(z.enum(['approve', 'edit', 'reject', 'input']))
+    .min(1)
+    .optional(),
+};
+
 export const pendingEntrySchema: z.ZodType<PendingEntry> = z.lazy(() =>
   z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('approval'), ...pendingBase }).strict(),
-    z.object({ kind: z.literal('input'), request: jsonValueSchema, ...pendingBase }).strict(),
+    z.object({ kind: z.literal('approval'), ...pendingBase, ...actionPolicy }).strict(),
+    z
+      .object({ kind: z.literal('input'), request: jsonValueSchema, ...pendingBase, ...actionPolicy })
+      .strict(),
     z.object({ kind: z.literal('agent'), child: continuationSchema, ...pendingBase }).strict(),
   ]),
 );
