@@ -7,6 +7,7 @@ import {
   type Continuation,
   checkDecisions,
   createContinuableAgent,
+  type Decision,
   type Decisions,
   decisionKind,
   defineTool,
@@ -220,11 +221,11 @@ describe('a tool policy is data in the continuation, obeyed by every resume', ()
     const run = await agent.run('pay bob');
     if (run.status !== 'suspended') throw new Error('expected a suspension');
     const id = run.actions[0]!.id;
-    const edit = { [id]: { type: 'approve', args: { to: 'bob', amount: 500 } } } as const;
-    expect(await codeOf(agent.resume(run.continuation, edit))).toMatchObject({
+    const edited: Decision = { type: 'approve', args: { to: 'bob', amount: 500 } };
+    expect(await codeOf(agent.resume(run.continuation, { [id]: edited }))).toMatchObject({
       code: 'DECISION_NOT_ALLOWED',
     });
-    expect(decisionKind(edit[id])).toBe('edit');
+    expect(decisionKind(edited)).toBe('edit');
     expect(paid).toEqual([]);
     expect((await agent.resume(run.continuation, { [id]: { type: 'approve' } })).status).toBe('completed');
     expect(paid).toEqual([{ to: 'bob', amount: 5 }]);
