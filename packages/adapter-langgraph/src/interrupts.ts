@@ -171,15 +171,22 @@ function fromInterrupt(
       const allowed = value.reviewConfigs?.find(
         (review) => review.actionName === request.name,
       )?.allowedDecisions;
+      const description = typeof request.description === 'string' ? request.description : undefined;
       return [
-        { kind: 'approval', toolCallId, toolName: request.name, args: toJson(request.args) },
+        {
+          kind: 'approval',
+          toolCallId,
+          toolName: request.name,
+          args: toJson(request.args),
+          ...entryPolicy(description, allowed),
+        },
         {
           id,
           source: 'hitl',
           index,
           count,
           ...(allowed ? { allowed: [...allowed] } : {}),
-          ...(typeof request.description === 'string' ? { description: request.description } : {}),
+          ...(description === undefined ? {} : { description }),
         },
       ];
     });
@@ -197,7 +204,12 @@ function fromInterrupt(
       ...(allow.allow_respond || allow.allow_ignore ? (['reject'] as const) : []),
       ...(allow.allow_respond && !approves ? (['input'] as const) : []),
     ];
-    const base = { toolCallId, toolName: call?.toolName ?? action, args: toJson(args ?? {}) };
+    const base = {
+      toolCallId,
+      toolName: call?.toolName ?? action,
+      args: toJson(args ?? {}),
+      ...entryPolicy(typeof inbox.description === 'string' ? inbox.description : undefined, allowed),
+    };
     const entry: PendingEntry = approves
       ? { kind: 'approval', ...base }
       : { kind: 'input', ...base, request: toJson(value) };
@@ -405,4 +417,18 @@ export function toJson(value: unknown): JsonValue {
 
 function sameJson(a: JsonValue, b: JsonValue): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * The graph's policy as the pending entry carries it, so the core obeys it for every reader: an
+ * empty list (a review request that allows nothing) is left out, as the format requires one.
+ */
+function entryPolicy(
+  description: string | undefined,
+  allowed: readonly DecisionKind[] | undefined,
+): { description?: string; allowedDecisions?: DecisionKind[] } {
+  return {
+    ...(description === undefined ? {} : { description }),
+    ...(allowed && allowed.length > 0 ? { allowedDecisions: [...new Set(allowed)] } : {}),
+  };
 }

@@ -2,12 +2,10 @@
  * A graph's own human-in-the-loop policy per action: the description and the allowed decisions
  * that langchain's human-in-the-loop middleware (`description`, `allowedDecisions`) or LangGraph's
  * `HumanInterrupt` (`description`, `config.allow_*`) gave it. Kept in the continuation's LangGraph
- * state, checked before anything runs.
- *
- * Framework-neutral in substance: a candidate for `description` / `allowed` fields on the core's
- * pending entries and actions.
+ * state and, since the format carries it, in the pending entries and actions themselves, where the
+ * core checks it before anything runs.
  */
-import { type Continuation, ContinuationError, type Decision } from '@agent-continuations/core';
+import { type Continuation, checkAllowed, type Decision } from '@agent-continuations/core';
 import type { DecisionKind, InterruptRef } from './graph-state';
 
 /** What a graph's policy says about one action. */
@@ -43,30 +41,17 @@ export function actionPolicies(continuation: Continuation, prefix = ''): Record<
   return found;
 }
 
-/** The kind of a decision, as a policy names it. */
-export function decisionKind(decision: Decision): DecisionKind {
-  if (decision.type === 'approve') return decision.args === undefined ? 'approve' : 'edit';
-  return decision.type;
-}
-
 /**
- * Refuse (`WRONG_DECISION_KIND`) a decision the graph's policy does not allow for its action,
- * before anything runs.
+ * Refuse, with the core's `DECISION_NOT_ALLOWED`, a decision the graph's policy does not allow for
+ * its action, before anything runs. New continuations carry the policy in their pending entries,
+ * where the core checks it; this reads the interrupt references of those written before, and of
+ * a graph that asked only during this resume.
  */
 export function checkPolicies(
   decisions: Iterable<readonly [string, Decision]>,
   refs: Record<string, InterruptRef>,
 ): void {
-  for (const [id, decision] of decisions) {
-    const allowed = refs[id]?.allowed;
-    const kind = decisionKind(decision);
-    if (!allowed || allowed.includes(kind)) continue;
-    throw new ContinuationError(
-      'WRONG_DECISION_KIND',
-      `The graph allows only ${allowed.join(', ')} for action "${id}"; this decision is an ${kind}.`,
-      { details: { actionId: id, kind, allowed } },
-    );
-  }
+  for (const [id, decision] of decisions) checkAllowed({ id, allowedDecisions: refs[id]?.allowed }, decision);
 }
 
 /** The interrupt references a LangGraph continuation's state holds (none for other continuations). */

@@ -7,7 +7,7 @@
  * `interrupt()` inside a tool names the tool call; createReactAgent v1 with two interrupting calls
  * suspends instead of losing the run.
  */
-import { isContinuationError, serializeContinuation } from '@agent-continuations/core';
+import { checkDecisions, isContinuationError, serializeContinuation } from '@agent-continuations/core';
 import { rejectionMessage } from '@agent-continuations/core/adapter-kit';
 import { type Counts, lastToolResults, reportResults, type Script } from '@agent-continuations/testing';
 import type { RunnableConfig } from '@langchain/core/runnables';
@@ -232,13 +232,22 @@ describe("the human-in-the-loop middleware's policy", () => {
     expect(actionPolicies(first.continuation)).toEqual({
       [id]: { description: 'Refunds need a manager', allowedDecisions: ['approve', 'reject'] },
     });
+    // The policy is data in the continuation: its action carries it, and the core alone obeys it.
+    expect(first.actions[0]).toMatchObject({
+      description: 'Refunds need a manager',
+      allowedDecisions: ['approve', 'reject'],
+    });
+    const edit = { [id]: { type: 'approve', args: { order: 'o-1', amount: 5 } } } as const;
+    await expect(checkDecisions(first.continuation, edit, new Map())).rejects.toMatchObject({
+      code: 'DECISION_NOT_ALLOWED',
+    });
     const llm = new ScriptedChatModel(refundScript);
     const error = await build(llm)
       .resume(serializeContinuation(first.continuation), {
         [id]: { type: 'approve', args: { order: 'o-1', amount: 5 } },
       })
       .catch((caught: unknown) => caught);
-    expect(isContinuationError(error, 'WRONG_DECISION_KIND')).toBe(true);
+    expect(isContinuationError(error, 'DECISION_NOT_ALLOWED')).toBe(true);
     expect(String((error as Error).message)).toContain('approve, reject');
     expect(llm.requests).toHaveLength(0);
     expect(counts.refund ?? 0).toBe(0);
