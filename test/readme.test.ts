@@ -12,7 +12,13 @@ const root = join(import.meta.dirname, '..');
 /** What each block prints, in order, per README. */
 const expected: Record<string, string[]> = {
   'README.md': ['completed Sent.'],
-  'packages/core/README.md': ['completed Refunded 49 EUR. 1', 'true', 'true\ncompleted 1 deadline,ann', 'approve,reject\ntrue\ncompleted', ''],
+  'packages/core/README.md': [
+    'completed Refunded 49 EUR. 1',
+    'true',
+    'true\ncompleted 1 deadline,ann',
+    'approve,reject\ntrue\ncompleted',
+    '',
+  ],
 };
 
 /** READMEs whose examples are test files of the repository, shown verbatim. */
