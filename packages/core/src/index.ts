@@ -73,6 +73,7 @@ export type {
   RunEvent,
   RunOptions,
   RunResult,
+  RunStart,
   SuspendedResult,
 } from './engine/protocol';
 export type { AgentStream, AgentStreamEvent } from './engine/stream';

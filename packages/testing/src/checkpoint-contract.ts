@@ -425,7 +425,8 @@ export function runCheckpointLogContract(name: string, factory: CheckpointLogFac
         resumeStored(store, agent, first.continuation.id, approve, {
           log,
           owner: 'person',
-          leaseMs: 1,
+          // Long enough for a round trip: a claim that lapses before its tool starts starts nothing.
+          leaseMs: 50,
           onEvent: (event) => {
             if (event.type === 'tool-result') throw new Error('killed');
           },

@@ -295,5 +295,105 @@ export function leaseTests(open: Open, base: () => Continuation, options: StoreC
       ).toEqual([id]);
       await opened.store.complete(taken!);
     });
+
+    it('starts no tool in a claimant that thawed past its lease after another worker finished the run', async (context) => {
+      const opened = await open();
+      if (!opened.store.capabilities.leases) return context.skip();
+      const [, other] = await instances(opened, 2);
+      // The frozen worker (a long GC pause between its claim and its tool) renews nothing until it thaws.
+      let thaw!: () => void;
+      const frozen = new Promise<void>((resolve) => {
+        thaw = resolve;
+      });
+      const paused: ContinuationStore = Object.create(opened.store);
+      paused.renew = async (claim, renewOptions) => {
+        await frozen;
+        return opened.store.renew(claim, renewOptions);
+      };
+      const runs = toolRuns();
+      const signals: boolean[] = [];
+      const agent = payrollAgent(runs, {
+        letter: false,
+        during: async (ctx) => {
+          signals.push(ctx.signal?.aborted === true);
+        },
+      });
+      let claimedFrozen!: () => void;
+      const inClaim = new Promise<void>((resolve) => {
+        claimedFrozen = resolve;
+      });
+      const stalled: typeof agent = Object.create(agent);
+      stalled.checkDecisions = async (continuation, decisions) => {
+        claimedFrozen();
+        await frozen;
+        await agent.checkDecisions(continuation, decisions);
+      };
+      const first = await startPayroll(agent);
+      const id = first.continuation.id;
+      await opened.store.save(first.continuation);
+      const decisions = { [first.actions[0]!.id]: { type: 'approve' as const } };
+      const slow = outcome(resumeStored(paused, stalled, id, decisions, { leaseMs: 50, owner: 'frozen' }));
+      await inClaim;
+      // Its lease lapses; another worker takes the record over and finishes the run.
+      let finished: unknown;
+      await eventually(async () => {
+        const result = await outcome(
+          resumeStored(other ?? opened.store, agent, id, decisions, { leaseMs: 5_000, owner: 'fast' }),
+        );
+        if (result.ok) finished = result.value;
+        return result.ok;
+      }, 'the frozen lease lapses and another worker resumes the record');
+      expect((finished as { status: string }).status).toBe('completed');
+      thaw();
+      const result = await slow;
+      expect(result.ok ? 'no error' : result.code).toBe('LEASE_LOST');
+      expect(runs.update_salary, 'the approved tool ran once, in the worker that finished').toBe(1);
+      expect(signals).toEqual([false]);
+      // Nothing written by the thawed claimant: the record stays the other worker's, completed.
+      const stored = await opened.store.load(id);
+      expect(stored?.status).toBe('completed');
+      expect(stored?.resumedBy).toBe('fast');
+      expect(
+        (await opened.store.list({ runId: first.continuation.runId })).items.map((item) => item.id),
+      ).toEqual([id]);
+    });
+
+    it('aborts ctx.signal once the lease lapses while a tool runs, and starts no model call after it', async (context) => {
+      const opened = await open();
+      if (!opened.store.capabilities.leases) return context.skip();
+      // Renewals stall for good (a partition): the lease lapses while the tool runs.
+      const paused: ContinuationStore = Object.create(opened.store);
+      paused.renew = () => new Promise<never>(() => {});
+      const runs = toolRuns();
+      const seen: string[] = [];
+      const agent = payrollAgent(runs, {
+        letter: false,
+        during: async (ctx) => {
+          await eventually(async () => ctx.signal?.aborted === true, 'the lapsed lease aborts the tool');
+          seen.push('aborted');
+        },
+      });
+      const first = await startPayroll(agent);
+      const id = first.continuation.id;
+      await opened.store.save(first.continuation);
+      const decisions = { [first.actions[0]!.id]: { type: 'approve' as const } };
+      const result = await outcome(
+        resumeStored(paused, agent, id, decisions, {
+          leaseMs: 60,
+          owner: 'cut-off',
+          beforeStart: (start) => {
+            seen.push(start.type);
+          },
+        }),
+      );
+      expect(result.ok ? 'no error' : result.code).toBe('LEASE_LOST');
+      expect(seen).toEqual(['tool', 'aborted']);
+      expect(runs.update_salary).toBe(1);
+      // Nothing written: the record waits for another worker (its lapsed claim shows as `claimed` or `suspended`).
+      expect(['claimed', 'suspended']).toContain((await opened.store.load(id))?.status);
+      expect(
+        (await opened.store.list({ runId: first.continuation.runId })).items.map((item) => item.id),
+      ).toEqual([id]);
+    });
   });
 }

@@ -21,7 +21,7 @@ import {
   type RunLease,
   replayCheckpoints,
 } from './checkpoint';
-import { heartbeat } from './lease';
+import { beforeStartChecked, heartbeat } from './lease';
 
 /** Options of {@link runDurably}, {@link resumeDurably}, {@link recoverRun} and {@link recover}. */
 export interface DurableOptions extends Omit<RunOptions, 'runId'> {
@@ -259,6 +259,12 @@ export async function driveDurably(
     result = await go({
       ...runOptions,
       signal: beat.signal,
+      // No model call or tool starts once the run's lease is known lost. (A log's lease that merely
+      // lapsed is not renewed here: the logs refuse to renew an expired lease, and their appends
+      // are fenced by the lease's token.) The claim of `resumeStored` is checked in full.
+      beforeStart: beforeStartChecked(() => {
+        if (beat.lost) throw beat.lost;
+      }, runOptions.beforeStart),
       onEvent: async (event) => {
         await record(event);
         await observe?.(event);

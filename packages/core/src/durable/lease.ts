@@ -1,7 +1,9 @@
 /**
  * Leases that hold while work runs: a heartbeat that renews a store's claim or a checkpoint log's
- * lease every third of its length, and aborts the work once it is lost.
+ * lease every third of its length, and aborts the work once it is lost or lapses; `check()` tells,
+ * before a model call or a tool starts, whether the lease still holds.
  */
+import type { RunOptions } from '../engine/protocol';
 import { ContinuationError, isContinuationError } from '../errors';
 import { type Claim, type ContinuationStore, DEFAULT_LEASE_MS } from '../stores/store';
 
@@ -13,6 +15,13 @@ export interface HeldClaim {
   readonly signal: AbortSignal;
   /** The `LEASE_LOST` error once the claim is lost. */
   readonly lost: ContinuationError | undefined;
+  /**
+   * Throws the `LEASE_LOST` error (and aborts `signal`) when the claim is lost. A lease that
+   * lapsed (no renewal succeeded within it, or the store's clock is past `leaseUntil`) is renewed
+   * first, which fails when another worker took the claim. Awaited before each model call and tool
+   * (`beforeStart`), so a claimant that lost its claim starts nothing.
+   */
+  check(): Promise<void>;
   /** Stop renewing. Throws the `LEASE_LOST` error when the claim was lost meanwhile. */
   stop(): Promise<void>;
 }
@@ -51,6 +60,7 @@ export function holdClaim(
         { cause },
       ),
     options.signal,
+    true,
   );
   return {
     get claim() {
@@ -60,21 +70,45 @@ export function holdClaim(
     get lost() {
       return beat.lost;
     },
+    check: async () => {
+      // Judged by the store's clock too, which judges the lease for the other workers.
+      const lapsed = store.now ? (await store.now()).getTime() >= Date.parse(current.leaseUntil) : false;
+      await beat.check(lapsed);
+    },
     stop: beat.stop,
   };
 }
 
+/** How long a renewal made before a start may take, at least, before the lease counts as lost. */
+const UNANSWERED_MS = 5_000;
+
+/** A lease kept by {@link heartbeat}. */
+export interface Beat {
+  /** Aborts with the `LEASE_LOST` error once the lease is lost or lapsed, or when the outer signal aborts. */
+  signal: AbortSignal;
+  readonly lost: ContinuationError | undefined;
+  /**
+   * Throws the `LEASE_LOST` error when the lease is lost. When it lapsed (no renewal within
+   * `leaseMs`, or `lapsed`: the store's clock says so), renew it now; a failure loses it.
+   */
+  check(lapsed?: boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /**
- * Call `renew` every third of `leaseMs` until stopped. A `LEASE_LOST` failure, or failures until
- * the lease would have lapsed, abort `signal` with the lost error. For the stores' claims and the
- * checkpoint logs' leases.
+ * Call `renew` every third of `leaseMs` until stopped. A `LEASE_LOST` failure, or no successful
+ * renewal within `leaseMs` (renewals failing or stalled), abort `signal` with the lost error: a
+ * watchdog fires at the deadline, so a tool sees `ctx.signal` abort while it runs. For the stores'
+ * claims and the checkpoint logs' leases.
  */
 export function heartbeat(
   renew: () => Promise<void>,
   leaseMs: number,
   lostError: (cause: unknown) => ContinuationError,
   outer?: AbortSignal,
-): { signal: AbortSignal; readonly lost: ContinuationError | undefined; stop(): Promise<void> } {
+  /** Abort at the deadline when no renewal succeeded by then (the claims'; a log's lease relies on its fencing). */
+  watchdogged = false,
+): Beat {
   const controller = new AbortController();
   const onOuter = () => controller.abort(outer?.reason);
   if (outer?.aborted) onOuter();
@@ -82,20 +116,69 @@ export function heartbeat(
   let lost: ContinuationError | undefined;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
   let beating: Promise<void> | undefined;
   // When the lease ends if no renewal succeeds again (measured from before the last successful call).
   let deadline = Date.now() + leaseMs;
+  // The last renewal failure, the cause of a lease that lapsed meanwhile.
+  let failure: unknown;
+  const expire = (cause: unknown) => {
+    if (lost) return;
+    lost = isContinuationError(cause, 'LEASE_LOST') ? cause : lostError(cause);
+    clearTimeout(watchdog);
+    controller.abort(lost);
+  };
+  const lapsed = () => failure ?? new Error(`No renewal succeeded within the lease of ${leaseMs} ms.`);
+  const watch = () => {
+    if (!watchdogged) return;
+    clearTimeout(watchdog);
+    watchdog = setTimeout(
+      () => {
+        if (!stopped && Date.now() >= deadline) expire(lapsed());
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+  };
   const tick = async () => {
     const started = Date.now();
     try {
       await renew();
+      if (lost) return;
+      failure = undefined;
       deadline = started + leaseMs;
+      watch();
     } catch (error) {
+      failure = error;
       // A transient failure (network) is retried at the next beat while the lease may still hold.
       if (!isContinuationError(error, 'LEASE_LOST') && Date.now() < deadline) return;
-      lost = isContinuationError(error, 'LEASE_LOST') ? error : lostError(error);
-      controller.abort(lost);
+      expire(error);
     }
+  };
+  const check = async (expired = false) => {
+    if (!lost && !stopped && (expired || Date.now() >= deadline)) {
+      // Lapsed: another worker may have taken it. Renewing tells (it fails if one did); until it
+      // succeeds, nothing starts.
+      const started = Date.now();
+      let timeout: ReturnType<typeof setTimeout> | undefined;
+      // A renewal that does not answer (a partition) loses it too; a very short lease still gets
+      // a round trip's time.
+      const unanswered = new Promise<never>((_, reject) => {
+        timeout = setTimeout(() => reject(lapsed()), Math.max(leaseMs, UNANSWERED_MS));
+      });
+      try {
+        await Promise.race([renew(), unanswered]);
+        if (!lost) {
+          failure = undefined;
+          deadline = started + leaseMs;
+          watch();
+        }
+      } catch (error) {
+        expire(error);
+      } finally {
+        clearTimeout(timeout);
+      }
+    }
+    if (lost) throw lost;
   };
   const schedule = () => {
     timer = setTimeout(
@@ -109,17 +192,35 @@ export function heartbeat(
     );
   };
   schedule();
+  watch();
   return {
     signal: controller.signal,
     get lost() {
       return lost;
     },
+    check,
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await beating;
+      clearTimeout(watchdog);
+      // A lost lease's renewal may never answer (a partition): it is not waited for.
+      if (!lost) await beating;
       outer?.removeEventListener('abort', onOuter);
       if (lost) throw lost;
     },
+  };
+}
+
+/**
+ * A run's `beforeStart` that checks a lease first, then calls the caller's own: nothing starts
+ * under a lease that is lost or lapsed.
+ */
+export function beforeStartChecked(
+  check: () => void | Promise<void>,
+  own: RunOptions['beforeStart'],
+): NonNullable<RunOptions['beforeStart']> {
+  return async (start) => {
+    await check();
+    await own?.(start);
   };
 }

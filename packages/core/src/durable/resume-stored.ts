@@ -20,7 +20,7 @@ import { errorText } from '../stores/store-errors';
 import { trustContinuation } from '../trust/trust';
 import { type CheckpointLog, replayCheckpoints } from './checkpoint';
 import { type ClaimedResume, type DurableOptions, fenceByStep, resumeFenced } from './durable';
-import { type HeldClaim, holdClaim } from './lease';
+import { beforeStartChecked, type HeldClaim, holdClaim } from './lease';
 import { recoverRun } from './recover';
 
 /** Options of {@link resumeStored} and {@link streamStored}. */
@@ -125,6 +125,7 @@ async function resumeLogged<Output>(
     owner,
     ...(leaseMs === undefined ? {} : { leaseMs }),
     signal: held.signal,
+    beforeStart: beforeStartChecked(held.check, runOptions.beforeStart),
   };
   let known: boolean | 'running';
   try {
@@ -329,6 +330,8 @@ function watched(held: HeldClaim, options: ResumeStoredOptions): { options: RunO
     options: {
       ...runOptions,
       signal: held.signal,
+      // Nothing starts under a claim that was lost or whose lease lapsed.
+      beforeStart: beforeStartChecked(held.check, runOptions.beforeStart),
       onEvent: async (event: RunEvent) => {
         ran = true;
         await options.onEvent?.(event);

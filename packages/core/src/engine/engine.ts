@@ -278,6 +278,8 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
         step: state.step,
         ...(options.signal ? { signal: options.signal } : {}),
       };
+      // Outside the try: a refusal (a lost lease) is not the model's failure.
+      await options.beforeStart?.({ type: 'model-call', runId: state.runId, step: state.step });
       let response: ModelResponse;
       try {
         response =

@@ -140,7 +140,28 @@ export interface RunOptions {
    * ```
    */
   deadlines?: DeadlinePolicy;
+  /**
+   * Awaited before each model call and before each tool body starts, in this run and its
+   * sub-agents; when it throws, nothing starts and the run fails with its error. The durable and
+   * stored resumes set it to check their lease, so a worker that lost its lease starts nothing.
+   *
+   * @example
+   * ```ts
+   * const until = Date.now() + 60_000;
+   * await agent.resume(continuation, decisions, {
+   *   beforeStart: () => {
+   *     if (Date.now() > until) throw new Error('Out of time: nothing more starts.');
+   *   },
+   * });
+   * ```
+   */
+  beforeStart?: (start: RunStart) => void | Promise<void>;
 }
+
+/** What a run is about to start: a model call, or a tool's body. See {@link RunOptions.beforeStart}. */
+export type RunStart =
+  | { type: 'model-call'; runId: string; step: number }
+  | { type: 'tool'; runId: string; toolName: string; toolCallId: string };
 
 /**
  * What an observer sees while a run goes. `checkpoint()` builds a continuation of the whole run

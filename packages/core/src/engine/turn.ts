@@ -336,6 +336,13 @@ async function execute(
       });
     return true;
   };
+  // Outside the try: a refusal (a lost lease) fails the run, it is no result for the model.
+  await turn.options.beforeStart?.({
+    type: 'tool',
+    runId: state.runId,
+    toolName: tool.name,
+    toolCallId: call.toolCallId,
+  });
   let output: unknown;
   try {
     output = await tool.execute(checked.value, ctx);
@@ -423,6 +430,7 @@ async function runChild<I, O>(
     ...(options.allowChangedAgent ? { allowChangedAgent: true } : {}),
     ...(options.suspendWhen ? { suspendWhen: options.suspendWhen } : {}),
     ...(options.deadlines ? { deadlines: options.deadlines } : {}),
+    ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
   };
   // The child's state is part of this run's own tree, checked (and verified, if sealed) with it;
   // its decisions were checked with the whole tree too, before anything ran.
