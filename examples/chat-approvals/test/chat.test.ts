@@ -1,0 +1,133 @@
+/**
+ * The chat app in a real Chromium: the page built with Vite, `useChat` posting to `chatRoute`,
+ * continuations in a SQLite file, the models scripted. Transfers are counted in this process.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ScriptedOpenAIServer } from '@agent-continuations/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type ChatApp, startChatApp, startChatModels } from '../src/app';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+const root = new URL('..', import.meta.url).pathname;
+
+let models: ScriptedOpenAIServer;
+let browser: Browser;
+let dir: string;
+let app: ChatApp;
+let transfers: Array<{ to: string; amount: number }>;
+/** The statuses `POST /api/chat` answered, as the pages saw them. */
+let statuses: number[];
+let chats = 0;
+
+const start = (port?: number) =>
+  startChatApp({
+    database: join(dir, 'chat.sqlite'),
+    modelsURL: models.baseURL,
+    onTransfer: (transfer) => transfers.push(transfer),
+    ...(port ? { port } : {}),
+  });
+
+beforeAll(async () => {
+  // The page's build script, as a person runs it (vitest's environment would change the bundle).
+  execFileSync(join(root, 'node_modules/.bin/vite'), ['build'], { cwd: root, stdio: 'ignore' });
+  models = await startChatModels();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  dir = mkdtempSync(join(tmpdir(), 'ac-chat-'));
+  app = await start();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await models?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  transfers = [];
+  statuses = [];
+});
+
+/** A tab on a chat (tabs of one context share the saved messages). */
+async function open(context: Awaited<ReturnType<Browser['newContext']>>, chat: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on('response', (response) => {
+    if (response.url().endsWith('/api/chat')) statuses.push(response.status());
+  });
+  await page.goto(`${app.url}/?chat=${chat}`);
+  return page;
+}
+
+/** Ask for a payment and wait for the approval it stops on. */
+async function ask(page: Page): Promise<void> {
+  await page.getByPlaceholder('Ask').fill('Pay Bob 500', { timeout: 5000 });
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.locator('[data-approval]').waitFor({ timeout: 5000 });
+  await page.locator('output[data-status="ready"]').waitFor({ state: 'attached' });
+}
+
+const answer = (page: Page) => page.locator('li[data-role="assistant"] p').last();
+
+describe('a chat app with a nested approval', () => {
+  it('an approval clicked in the page is sent once and the transfer runs once', async () => {
+    const context = await browser.newContext();
+    const page = await open(context, `approve-${++chats}`);
+    await ask(page);
+    expect(transfers).toEqual([]);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => answer(page).textContent()).toMatch(/^payments says: .*transfer says: .*sent/);
+    await page.locator('output[data-status="ready"]').waitFor({ state: 'attached' });
+    expect(transfers).toEqual([{ to: 'Bob', amount: 500 }]);
+    expect(statuses).toEqual([200, 200]);
+    await context.close();
+  });
+
+  it('two tabs approve the same approval: it runs once and the other tab says why', async () => {
+    const context = await browser.newContext();
+    const chat = `tabs-${++chats}`;
+    const first = await open(context, chat);
+    await ask(first);
+    const second = await open(context, chat);
+    await second.locator('[data-approval]').waitFor();
+    await Promise.all([
+      first.getByRole('button', { name: 'Approve' }).click(),
+      second.getByRole('button', { name: 'Approve' }).click(),
+    ]);
+    const alert = (page: Page) => page.getByRole('alert');
+    await expect.poll(async () => (await alert(first).count()) + (await alert(second).count())).toBe(1);
+    const loser = (await alert(first).count()) === 1 ? first : second;
+    const winner = loser === first ? second : first;
+    expect(await alert(loser).textContent()).toMatch(/decided|claimed|already/i);
+    await expect.poll(() => answer(winner).textContent()).toMatch(/transfer says: .*sent/);
+    expect(transfers).toHaveLength(1);
+    expect(statuses.sort()).toEqual([200, 200, 409]);
+    await context.close();
+  });
+
+  it('the server restarts between the question and the approval: approving still works', async () => {
+    const context = await browser.newContext();
+    const page = await open(context, `restart-${++chats}`);
+    await ask(page);
+    const port = Number(new URL(app.url).port);
+    await app.close();
+    app = await start(port);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await expect.poll(() => answer(page).textContent()).toMatch(/transfer says: .*sent/);
+    expect(transfers).toHaveLength(1);
+    await context.close();
+  });
+
+  it('a rejection: the transfer never runs and the model is told', async () => {
+    const context = await browser.newContext();
+    const page = await open(context, `reject-${++chats}`);
+    await ask(page);
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await expect.poll(() => answer(page).textContent()).toMatch(/rejected.*Not now/);
+    expect(transfers).toEqual([]);
+    const told = models.requests.filter((request) => request.model === 'payments').at(-1);
+    expect(JSON.stringify(told?.body)).toContain('Not now');
+    await context.close();
+  });
+});
