@@ -2,7 +2,9 @@
  * `fromGraph`: an existing compiled LangGraph graph (a custom `StateGraph` with a messages channel,
  * `createReactAgent`, or langchain's `createAgent`) as a `ContinuableAgent`, with no change to the
  * graph. Each run uses a private in-memory checkpointer; a suspension carries what that
- * checkpointer holds, so a resume needs no external store, thread or process.
+ * checkpointer holds, so a resume needs no external store, thread or process. Given the app's
+ * checkpointer (or compiled with one), a run also lives on the app's thread: see
+ * {@link FromGraphOptions.checkpointer}.
  */
 import {
   type ContinuableAgent,
@@ -14,20 +16,21 @@ import {
   type Message,
   type RunOptions,
   type SealConfig,
+  type SuspendedResult,
   type SuspendWhen,
   type ToolDefinition,
   toolCallsOf,
 } from '@agent-continuations/core';
 import { createAgentShell, queuedRun, type RunState } from '@agent-continuations/core/adapter-kit';
-import { Command, DeltaChannel, type MemorySaver } from '@langchain/langgraph';
+import { BaseCheckpointSaver, Command, DeltaChannel, type MemorySaver } from '@langchain/langgraph';
 import { type Children, childrenOf } from './children';
 import { actionsById, splitDecisions } from './decision-routing';
 import { type ChunkSink, type GraphStream, SINK, type StreamMode } from './drive-graph';
-import { type GraphState, importState } from './graph-state';
+import { type GraphState, importState, rootCheckpointId } from './graph-state';
 import { type InterruptResume, type OwnResume, ownResume, resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
 import { checkPolicies, refsOf } from './policies';
-import { PrivateSaver } from './private-saver';
+import { PrivateSaver, ThreadSaver } from './private-saver';
 import {
   type GraphHandle,
   type GraphRunOptions,
@@ -106,6 +109,31 @@ export interface FromGraphOptions {
    * ```
    */
   interruptResume?: InterruptResume;
+  /**
+   * Thread mode: the app's own checkpointer (`MemorySaver`, `SqliteSaver`, `PostgresSaver`, ...),
+   * which every run and resume writes its checkpoints to, on the app's thread, as LangGraph
+   * would; the graph's own compiled checkpointer when left out. The app's `getState` and
+   * `getStateHistory` show the run, tools see the app's `thread_id`, and a run on a thread goes
+   * on from the thread's newest checkpoint. A continuation stays a self-contained export of the
+   * thread: it resumes in another process, in another framework's adapter, or after the app's
+   * saver is gone, and resuming it writes back to its thread. Pass `false` to run on a private
+   * saver only, even when the graph was compiled with one.
+   *
+   * @example
+   * ```ts
+   * const checkpointer = SqliteSaver.fromConnString('threads.db');
+   * const agent = fromGraph(createAgent({ model, tools, checkpointer }), { name: 'ops' });
+   * const first = await agent.run('Restart web-1', { configurable: { thread_id: 'ticket-42' } });
+   * await graph.getState({ configurable: { thread_id: 'ticket-42' } }); // the waiting run
+   * ```
+   */
+  checkpointer?: BaseCheckpointSaver | false;
+  /**
+   * The thread a thread-mode run writes to, for every run of this agent. By default the run's
+   * `configurable.thread_id`; on resume, the thread the continuation was made on; otherwise the
+   * run id, so runs never share a thread by accident.
+   */
+  threadId?: string;
 }
 
 /** Options of a wrapped graph's `stream`: those of `run` and `resume`, and LangGraph's stream settings. */
@@ -148,13 +176,54 @@ export interface GraphAgent extends ContinuableAgent<string | Message[], string>
   ): GraphStream<GraphRunResult>;
   /** The fingerprint continuations of this agent carry: its tool names and schemas. */
   fingerprint(): Promise<string>;
+  /**
+   * A continuation of a thread paused natively (see {@link continuationFromThread}).
+   *
+   * @example
+   * ```ts
+   * const { continuation, actions } = await agent.fromThread('ticket-42');
+   * ```
+   */
+  fromThread(threadId: string, options?: FromThreadOptions): Promise<SuspendedResult>;
+}
+
+/** Options of {@link continuationFromThread}. */
+export interface FromThreadOptions {
+  /** The checkpointer the thread is saved in; the agent's (or its graph's) by default. */
+  checkpointer?: BaseCheckpointSaver;
+  /** The continuation's run id; a new one by default. */
+  runId?: string;
+  /** Metadata the continuation carries. */
+  metadata?: JsonObject;
+}
+
+/**
+ * Turn a thread that a LangGraph app paused before it adopted continuations (by `interrupt()`,
+ * the human-in-the-loop middleware, several parallel interrupts, or a static breakpoint) into a
+ * continuation: its actions are the thread's pending interrupts, keyed by tool-call id where a
+ * tool call asked. Nothing runs. Resuming the continuation goes on on the thread, in any process,
+ * and writes back to it; `NOT_FOUND` when the saver holds no such thread, `INVALID_OPERATION` when
+ * the thread is not paused.
+ *
+ * @example
+ * ```ts
+ * const agent = fromGraph(graph, { name: 'ops', checkpointer });
+ * const { continuation, actions } = await continuationFromThread(agent, 'ticket-42');
+ * await runtime.resume(continuation, { [actions[0]!.id]: { type: 'approve', by: 'ann' } });
+ * ```
+ */
+export function continuationFromThread(
+  agent: GraphAgent,
+  threadId: string,
+  options?: FromThreadOptions,
+): Promise<SuspendedResult> {
+  return agent.fromThread(threadId, options);
 }
 
 type Wrappable =
   | GraphHandle
   | { graph: GraphHandle; invoke: GraphHandle['invoke']; stream?: GraphHandle['stream'] };
 
-const THREAD = 'continuation';
 const MODEL_NODES = ['agent', 'model_request', 'model', 'llm', 'chatbot', 'call_model'];
 
 /**
@@ -213,10 +282,36 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       tools.has(entry.toolName),
   });
   const modelNode = options.modelNode ?? MODEL_NODES.find((name) => name in handle.nodes);
+  const compiled = (handle as { checkpointer?: unknown }).checkpointer;
+  const target =
+    options.checkpointer === false
+      ? undefined
+      : (options.checkpointer ?? (compiled instanceof BaseCheckpointSaver ? compiled : undefined));
 
-  const segment = (saver: MemorySaver, input: unknown, extra: Partial<SegmentInput> = {}): SegmentInput => ({
+  /** The thread of a run: the option's, the run's `configurable`, the continuation's, or the run id. */
+  const threadOf = (runOptions: GraphRunOptions, runId: string, made?: string): string => {
+    const given = options.threadId ?? runOptions.configurable?.thread_id ?? made ?? runId;
+    if (typeof given !== 'string' || given.length === 0) {
+      throw new ContinuationError(
+        'INVALID_OPERATION',
+        `A LangGraph thread id is a non-empty string (got ${JSON.stringify(given)}).`,
+        { details: { option: 'thread_id' } },
+      );
+    }
+    return given;
+  };
+  const saverFor = (): PrivateSaver =>
+    target ? new ThreadSaver(target, keepHistory) : new PrivateSaver(keepHistory);
+
+  const segment = (
+    saver: MemorySaver,
+    threadId: string,
+    input: unknown,
+    extra: Partial<SegmentInput> = {},
+  ): SegmentInput => ({
     saver,
-    threadId: THREAD,
+    threadId,
+    thread: saver instanceof ThreadSaver,
     input,
     children: childrenOf(),
     predicates: shell.predicates,
@@ -234,13 +329,83 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     refuseState(runOptions);
     const state = await shell.start(input, runOptions);
     const messages = toLangChainMessages(state.messages);
+    const threadId = threadOf(runOptions, state.runId);
+    const saver = saverFor();
+    // On the app's thread, the run goes on from the thread's newest checkpoint, as LangGraph's does.
+    if (saver instanceof ThreadSaver)
+      await saver.load(threadId, waitingNamespaces(saver.target, threadId), keepHistory);
     return runSegment(
       runner,
       handle,
       state,
-      segment(new PrivateSaver(keepHistory), { [messagesKey]: messages }),
+      segment(saver, threadId, { [messagesKey]: messages }),
       runOptions,
     );
+  }
+
+  /** The checkpoint namespaces of the thread's waiting subgraphs, as `source` holds them. */
+  function waitingNamespaces(source: BaseCheckpointSaver, threadId: string) {
+    return async (root: { pendingWrites?: Array<[string, string, unknown]> }): Promise<string[]> => {
+      if (!root.pendingWrites?.some(([, channel]) => channel === '__interrupt__')) return [];
+      const snapshot = await handle.getState(
+        { configurable: { thread_id: threadId, __pregel_checkpointer: source } },
+        { subgraphs: true },
+      );
+      const found: string[] = [];
+      const walk = (tasks: ReadonlyArray<{ state?: unknown }>) => {
+        for (const task of tasks) {
+          const sub = task.state as
+            | { config?: { configurable?: { checkpoint_ns?: string } }; tasks?: Array<{ state?: unknown }> }
+            | undefined;
+          const ns = sub?.config?.configurable?.checkpoint_ns;
+          if (typeof ns === 'string' && ns !== '') found.push(ns);
+          if (sub?.tasks) walk(sub.tasks);
+        }
+      };
+      walk(snapshot.tasks as ReadonlyArray<{ state?: unknown }>);
+      return found;
+    };
+  }
+
+  /**
+   * A continuation of a thread the app's saver holds paused (by `interrupt()`, the
+   * human-in-the-loop middleware, or a static breakpoint): its actions are the thread's pending
+   * interrupts, and resuming it goes on on the thread.
+   */
+  async function fromThread(threadId: string, threadOptions: FromThreadOptions = {}): Promise<SuspendedResult> {
+    const source = threadOptions.checkpointer ?? target;
+    if (!source) {
+      throw new ContinuationError(
+        'INVALID_OPERATION',
+        'continuationFromThread needs the checkpointer the thread is saved in: pass it, or wrap a graph compiled with one.',
+      );
+    }
+    const saver = new ThreadSaver(source, keepHistory);
+    const newest = await saver.load(threadId, waitingNamespaces(source, threadId), keepHistory);
+    if (newest === undefined) {
+      throw new ContinuationError('NOT_FOUND', `The checkpointer holds no thread "${threadId}".`, {
+        details: { threadId },
+      });
+    }
+    const state = await shell.start([], {
+      ...(threadOptions.runId === undefined ? {} : { runId: threadOptions.runId }),
+      ...(threadOptions.metadata === undefined ? {} : { metadata: threadOptions.metadata }),
+    });
+    const result = await runSegment(
+      runner,
+      handle,
+      state,
+      segment(saver, threadId, null, { inspect: true }),
+      {},
+    );
+    if (result.status !== 'suspended') {
+      throw new ContinuationError(
+        'INVALID_OPERATION',
+        `The thread "${threadId}" is not paused: it waits for no interrupt and has no step left to run.`,
+        { details: { threadId } },
+      );
+    }
+    return result;
   }
 
   async function resume(
@@ -253,9 +418,13 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     const opened = await shell.open(raw, decisions, runOptions);
     const { continuation, state: context } = opened;
     const native = continuation.agent.framework === 'langgraph' && continuation.state !== undefined;
+    const made = native ? (continuation.state as { thread?: unknown }).thread : undefined;
+    const threadId = threadOf(runOptions, continuation.runId, typeof made === 'string' ? made : undefined);
+    const saver = saverFor();
     const imported = native
-      ? importState(continuation.state!, THREAD, nodeNames, keepHistory, continuation)
+      ? importState(continuation.state!, threadId, nodeNames, keepHistory, continuation, saver)
       : undefined;
+    if (imported && saver instanceof ThreadSaver) await refuseMovedThread(saver, threadId, imported.state);
     const refs = imported?.state.interrupts ?? {};
     const { direct, children } = splitDecisions(continuation, decisions, refs);
     checkPolicies(direct, refs);
@@ -269,7 +438,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
         runner,
         handle,
         context,
-        segment(imported.saver, input, { children, skipFirstCheck: fromPredicate }),
+        segment(imported.saver, threadId, input, { children, skipFirstCheck: fromPredicate }),
         runOptions,
       );
     }
@@ -277,8 +446,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       continuation,
       context,
       new Map(Object.entries(decisions)),
-      children,
-      fromPredicate,
+      { saver, threadId, children, fromPredicate },
       runOptions,
     );
   }
@@ -291,11 +459,10 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     continuation: Continuation,
     context: RunState,
     decided: Map<string, Decision>,
-    children: Children,
-    fromPredicate: boolean,
+    on: { saver: PrivateSaver; threadId: string; children: Children; fromPredicate: boolean },
     runOptions: GraphRunOptions,
   ): Promise<GraphRunResult> {
-    const saver = new PrivateSaver(keepHistory);
+    const { saver, threadId, children, fromPredicate } = on;
     const messages = toLangChainMessages(ownExtrasOnly(continuation.messages));
     const waiting = toolCallsOf(continuation.messages.at(-1)).length > 0;
     let input: unknown = { [messagesKey]: messages };
@@ -307,7 +474,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
         );
       }
       await handle.updateState(
-        { configurable: { thread_id: THREAD, __pregel_checkpointer: saver } },
+        { configurable: { thread_id: threadId, __pregel_checkpointer: saver } },
         { [messagesKey]: messages },
         modelNode,
       );
@@ -327,7 +494,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       runner,
       handle,
       context,
-      segment(saver, input, { children, answers, skipFirstCheck: fromPredicate }),
+      segment(saver, threadId, input, { children, answers, skipFirstCheck: fromPredicate }),
       runOptions,
     );
     // Each round answers the actions the graph asked for again; it ends when none is decided.
@@ -352,7 +519,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
         runner,
         handle,
         next,
-        segment(saver, new Command({ resume: values }), { children, answers }),
+        segment(saver, threadId, new Command({ resume: values }), { children, answers }),
         runOptions,
       );
     }
@@ -393,7 +560,24 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       checkPolicies(Object.entries(decisions), refsOf(continuation));
     },
     fingerprint: shell.fingerprint,
+    fromThread: (threadId, threadOptions) => shell.sealed(fromThread(threadId, threadOptions)),
   };
+}
+
+/**
+ * A continuation resumes its thread only from where the thread is: when the app's saver holds a
+ * newer checkpoint (the thread was resumed natively, or this continuation was resumed already),
+ * resuming it would run its decided calls again, so it is refused before anything runs.
+ */
+async function refuseMovedThread(saver: ThreadSaver, threadId: string, state: GraphState): Promise<void> {
+  const ours = rootCheckpointId(state);
+  const newest = await saver.newest(threadId);
+  if (ours === undefined || newest === undefined || newest <= ours) return;
+  throw new ContinuationError(
+    'STATE_MISMATCH',
+    `The thread "${threadId}" has moved on since this continuation was made (its newest checkpoint is ${newest}, the continuation's ${ours}): it was resumed already, natively or from this continuation. Read the thread's state, or make a new continuation of it with continuationFromThread.`,
+    { details: { threadId, checkpoint: ours, threadCheckpoint: newest } },
+  );
 }
 
 /**

@@ -55,6 +55,8 @@ export interface GraphState {
   messages?: Record<string, JsonValue>;
   /** Tool-call id of each pending action -> its interrupt. */
   interrupts: Record<string, InterruptRef>;
+  /** The app's thread the run was on (thread mode): a resume writes back to it. */
+  thread?: string;
 }
 
 interface SavedCheckpoint {
@@ -72,6 +74,7 @@ const graphStateSchema = z
   .object({
     v: z.literal(1),
     nodes: z.array(z.string()),
+    thread: z.string().min(1).optional(),
     messages: z.record(z.string(), json).optional(),
     checkpoints: z.array(
       z.object({
@@ -114,6 +117,7 @@ export function exportState(
   interrupts: Record<string, InterruptRef>,
   history = false,
   pending: readonly PendingEntry[] = [],
+  thread?: string,
 ): GraphState {
   const namespaces = saver.storage[threadId] ?? {};
   const newest = new Map<string, string>();
@@ -153,6 +157,7 @@ export function exportState(
   return {
     v: 1,
     nodes,
+    ...(thread === undefined ? {} : { thread }),
     checkpoints: shared,
     ...(Object.keys(messages).length > 0 ? { messages } : {}),
     interrupts,
@@ -305,9 +310,9 @@ function messageId(value: { [key: string]: JsonValue }): string | undefined {
 }
 
 /**
- * A fresh private saver holding `state` under `threadId`; the sub-agents the state refers to are
- * taken from `continuation`'s pending entries. Throws `STATE_MISMATCH` when the state is
- * malformed or was made by a graph with other nodes.
+ * `saver` (a fresh private saver by default) holding `state` under `threadId`; the sub-agents the
+ * state refers to are taken from `continuation`'s pending entries. Throws `STATE_MISMATCH` when
+ * the state is malformed or was made by a graph with other nodes.
  */
 export function importState(
   raw: JsonValue,
@@ -315,6 +320,7 @@ export function importState(
   nodes: readonly string[],
   keepHistory = false,
   continuation?: Pick<Continuation, 'pending'>,
+  saver: MemorySaver = new PrivateSaver(keepHistory),
 ): { saver: MemorySaver; state: GraphState } {
   const parsed = graphStateSchema.safeParse(raw);
   if (!parsed.success) {
@@ -340,7 +346,6 @@ export function importState(
     );
   }
   const messages = state.messages ?? {};
-  const saver = new PrivateSaver(keepHistory);
   const thread: MemorySaver['storage'][string] = Object.create(null);
   for (const saved of state.checkpoints) {
     thread[saved.ns] ??= Object.create(null);
@@ -359,6 +364,15 @@ export function importState(
   }
   saver.storage[threadId] = thread;
   return { saver, state };
+}
+
+/** The newest checkpoint id of the root namespace the state holds. */
+export function rootCheckpointId(state: GraphState): string | undefined {
+  return state.checkpoints
+    .filter((saved) => saved.ns === '')
+    .map((saved) => saved.id)
+    .sort()
+    .at(-1);
 }
 
 /** The metadata a checkpoint carries, as JSON. */

@@ -4,7 +4,9 @@
  */
 export type { GraphStream, StreamMode } from './drive-graph';
 export {
+  continuationFromThread,
   type FromGraphOptions,
+  type FromThreadOptions,
   fromGraph,
   type GraphAgent,
   type GraphStreamOptions,

@@ -6,6 +6,7 @@
  */
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
+  type BaseCheckpointSaver,
   type Checkpoint,
   type CheckpointMetadata,
   type CheckpointTuple,
@@ -92,4 +93,93 @@ function copyTuple(tuple: CheckpointTuple | undefined): CheckpointTuple | undefi
       ? { pendingWrites: tuple.pendingWrites.map((write): typeof write => [...write]) }
       : {}),
   };
+}
+
+/**
+ * The saver of a run in thread mode: the private saver, which the continuation is exported from,
+ * and the app's own checkpointer beside it, which gets every checkpoint and write as LangGraph
+ * would have written them, so the app's `getState`, `getStateHistory` and native resumes see the
+ * run on its thread.
+ */
+export class ThreadSaver extends PrivateSaver {
+  constructor(
+    readonly target: BaseCheckpointSaver,
+    keepHistory = false,
+  ) {
+    super(keepHistory);
+  }
+
+  /**
+   * Copy the thread's newest checkpoints from the app's saver (the root namespace and each
+   * namespace a waiting subgraph is in; with `history`, their whole chains) into the private saver,
+   * so a run goes on from the thread as LangGraph would. Returns the root's newest checkpoint id.
+   */
+  async load(
+    threadId: string,
+    namespaces: (root: CheckpointTuple) => Promise<string[]>,
+    history = false,
+  ): Promise<string | undefined> {
+    const root = await this.target.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
+    if (!root) return undefined;
+    const tuples = [root];
+    for (const ns of await namespaces(root)) {
+      const tuple = await this.target.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: ns } });
+      if (tuple) tuples.push(tuple);
+    }
+    for (const newest of tuples) {
+      const chain = [newest];
+      while (history && chain.at(-1)!.parentConfig) {
+        const parent = await this.target.getTuple(chain.at(-1)!.parentConfig!);
+        if (!parent) break;
+        chain.push(parent);
+      }
+      for (const tuple of chain.reverse()) await this.remember(tuple);
+    }
+    return root.checkpoint.id;
+  }
+
+  /** The newest checkpoint id of the thread's root namespace in the app's saver. */
+  async newest(threadId: string): Promise<string | undefined> {
+    const root = await this.target.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
+    return root?.checkpoint.id;
+  }
+
+  /** Keep `tuple` in the private saver only (it is already in the app's). */
+  private async remember(tuple: CheckpointTuple): Promise<void> {
+    const configurable = tuple.config.configurable ?? {};
+    const at = {
+      configurable: {
+        thread_id: configurable.thread_id,
+        checkpoint_ns: configurable.checkpoint_ns ?? '',
+        checkpoint_id: tuple.parentConfig?.configurable?.checkpoint_id,
+      },
+    };
+    const saved = await super.put(at, tuple.checkpoint, tuple.metadata ?? ({} as CheckpointMetadata));
+    const byTask = new Map<string, Array<[string, unknown]>>();
+    for (const [task, channel, value] of tuple.pendingWrites ?? []) {
+      byTask.set(task, [...(byTask.get(task) ?? []), [channel, value]]);
+    }
+    for (const [task, writes] of byTask) await super.putWrites(saved, writes, task);
+  }
+
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    versions: Parameters<BaseCheckpointSaver['put']>[3] = {},
+  ): Promise<RunnableConfig> {
+    const [saved] = await Promise.all([
+      super.put(config, checkpoint, metadata),
+      this.target.put(config, checkpoint, metadata, versions),
+    ]);
+    return saved;
+  }
+
+  override async putWrites(...args: Parameters<MemorySaver['putWrites']>): Promise<void> {
+    await Promise.all([super.putWrites(...args), this.target.putWrites(...args)]);
+  }
+
+  override getNextVersion(current: number | undefined): number {
+    return this.target.getNextVersion(current) as number;
+  }
 }

@@ -110,6 +110,10 @@ export type GraphRunResult = GraphCompletedResult | Exclude<RunResult<string>, {
 export interface SegmentInput {
   saver: MemorySaver;
   threadId: string;
+  /** Thread mode: the saver also writes to the app's checkpointer, after every step, as LangGraph does. */
+  thread?: boolean;
+  /** Only read what the saver holds (a thread paused before adoption): the graph does not run. */
+  inspect?: boolean;
   /** The graph input: new messages, a `Command`, or null to go on from the saved checkpoint. */
   input: unknown;
   children: Children;
@@ -212,9 +216,11 @@ export async function runSegment(
   const forward = childForwarder(context, counter, capture, segment.messagesKey, sink, options, () => latest);
   if (forward) configurable[EVENTS_KEY] = forward;
   try {
-    await outsideGraph(() =>
-      driveGraph(graph, segment.input, config, options.onEvent ? observe : undefined, sink),
-    );
+    if (!segment.inspect) {
+      await outsideGraph(() =>
+        driveGraph(graph, segment.input, config, options.onEvent ? observe : undefined, sink),
+      );
+    }
   } catch (error) {
     if (isUnknownInterruptError(error)) {
       throw new ContinuationError(
@@ -259,6 +265,8 @@ export async function runSegment(
         segment.nodeNames,
         {},
         segment.keepHistory,
+        [],
+        segment.thread ? segment.threadId : undefined,
       ) as never,
     });
     throw new ModelCallError(continuation, failure.error);
@@ -341,6 +349,7 @@ export async function runSegment(
       mapped.refs,
       segment.keepHistory,
       mapped.pending,
+      segment.thread ? segment.threadId : undefined,
     ) as never,
   });
   // A sub-agent failed: the run fails with its error, holding the whole tree's last good state.
@@ -348,10 +357,15 @@ export async function runSegment(
   return suspended(continuation, segment, options);
 }
 
-/** The segment needs LangGraph's checkpoint of every step: delta channels, or a stream of checkpoints. */
+/**
+ * The segment needs LangGraph's checkpoint of every step: delta channels, the app's thread (its
+ * history shows every step), or a stream of checkpoints.
+ */
 function perStepCheckpoints(segment: SegmentInput, sink: ChunkSink | undefined): boolean {
   return (
-    segment.keepHistory || (sink?.modes.some((mode) => mode === 'checkpoints' || mode === 'debug') ?? false)
+    segment.keepHistory ||
+    segment.thread === true ||
+    (sink?.modes.some((mode) => mode === 'checkpoints' || mode === 'debug') ?? false)
   );
 }
 
