@@ -43,6 +43,8 @@ const annApprovesTransfer: ResumeCase = {
 
 const cases: Record<string, ResumeCase> = {
   'flat-approval.json': annApprovesTransfer,
+  // The entry carries a policy (description, approve or reject) that the approval obeys.
+  'policy-approval.json': annApprovesTransfer,
   'sealed-approval.json': {
     agent: 'bank',
     actions: ['call_1_0'],

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { checkJson } from '../src/format/json';
 import { continuationIssue, isValidContinuation, validationVisits } from '../src/format/validate';
 import { validFixture, validFixtureNames } from './fixtures/corpus';
-import { type Key, nest, parentAt, pathsOf, retype } from './fixtures/mutations';
+import { type Key, nest, parentAt, pathsOf, position, retype } from './fixtures/mutations';
 
 const SEED = 20_261_201;
 
@@ -233,32 +233,32 @@ const DISCRIMINATORS = [
 ];
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('delete' as const), at: position }),
   fc.record({
     kind: fc.constant('set' as const),
-    at: fc.nat(),
+    at: position,
     value: fc.oneof(edgeValue, fc.jsonValue({ maxDepth: 2 })),
   }),
-  fc.record({ kind: fc.constant('retype' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('add' as const), at: fc.nat(), key: edgeKey, value: edgeValue }),
+  fc.record({ kind: fc.constant('retype' as const), at: position }),
+  fc.record({ kind: fc.constant('add' as const), at: position, key: edgeKey, value: edgeValue }),
   fc.record({
     kind: fc.constant('deep' as const),
-    at: fc.nat(),
+    at: position,
     // Around the depth bound (512), where an off-by-one would show.
     depth: fc.integer({ min: 490, max: 530 }),
     array: fc.boolean(),
   }),
   fc.record({
     kind: fc.constant('relabel' as const),
-    at: fc.nat(),
+    at: position,
     value: fc.constantFrom(...DISCRIMINATORS, 'x', ''),
   }),
   fc.record({
     kind: fc.constant('renumber' as const),
-    at: fc.nat(),
+    at: position,
     value: fc.constantFrom(2 ** 53, 2 ** 53 - 1, -1, 1.5, 0, 1e21, 2),
   }),
-  fc.record({ kind: fc.constant('transplant' as const), at: fc.nat(), from: fc.nat() }),
+  fc.record({ kind: fc.constant('transplant' as const), at: position, from: position }),
 );
 
 /** Paths of the format's own members: not inside the user's or the model's JSON. */
@@ -322,13 +322,16 @@ function apply(root: unknown, change: Step): unknown {
   return root;
 }
 
-/** The paths a zod issue names: its own and, for a union, each branch's first issue's. */
+/**
+ * The paths a zod issue names: its own and, for a union, those of every issue of every branch. A
+ * branch may hold several faults (a wrong member and an unknown key of one part); the generated
+ * validator may name any of them first.
+ */
 function schemaPaths(issue: { path: PropertyKey[]; code: string; errors?: unknown }): PropertyKey[][] {
   const paths = [issue.path];
   if (issue.code === 'invalid_union' && Array.isArray(issue.errors)) {
     for (const branch of issue.errors as Array<Array<{ path: PropertyKey[]; code: string }>>) {
-      const inner = branch[0];
-      if (inner) for (const path of schemaPaths(inner)) paths.push([...issue.path, ...path]);
+      for (const inner of branch) for (const path of schemaPaths(inner)) paths.push([...issue.path, ...path]);
     }
   }
   return paths;
