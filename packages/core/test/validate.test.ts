@@ -45,6 +45,7 @@ function everyShape(child?: unknown): Record<string, unknown> {
           { type: 'text', text: 'Checking.' },
           { type: 'file', data: 'aGk=', mediaType: 'text/plain' },
           { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', args: { host: 'a' } },
+          { type: 'tool-call', toolCallId: 'c1r', toolName: 'wipe', args: { host: 'a' } },
         ],
         providerMetadata: { id: 'r1' },
       },
@@ -52,6 +53,14 @@ function everyShape(child?: unknown): Record<string, unknown> {
         role: 'tool',
         content: [
           { type: 'tool-result', toolCallId: 'c1', toolName: 'lookup', output: [1, 'x'], isError: false },
+          {
+            type: 'tool-result',
+            toolCallId: 'c1r',
+            toolName: 'wipe',
+            output: 'A human rejected this tool call. Do not retry it unchanged.',
+            isError: true,
+            rejected: true,
+          },
         ],
       },
       { role: 'user', content: 'And now?' },
@@ -84,7 +93,7 @@ function everyShape(child?: unknown): Record<string, unknown> {
       },
       ...(child ? [{ kind: 'agent', toolCallId: 'c4', toolName: 'sub', args: { input: 'go' }, child }] : []),
     ],
-    done: [{ toolCallId: 'c5', toolName: 'done', output: 'ok', isError: true }],
+    done: [{ toolCallId: 'c5', toolName: 'done', output: 'ok', isError: true, rejected: true }],
     step: 3,
     usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3, cached: { n: 1 } },
     suspendedBy: { type: 'actions', kinds: ['approval', 'input', 'agent'] },
@@ -150,6 +159,7 @@ const edgeValue = fc.constantFrom<unknown>(
   2 ** 53,
   2 ** 53 - 1,
   true,
+  false,
   null,
   [],
   {},
@@ -198,6 +208,7 @@ const edgeKey = fc.constantFrom(
   '__proto__',
   'value',
   'by',
+  'rejected',
 );
 
 type Step =
@@ -510,6 +521,14 @@ describe('the one-walk validator', () => {
       ['metadata that is a list', (c) => (c.metadata = []), false],
       ['no state', (c) => delete c.state, true],
       ['a state of null', (c) => (c.state = null), true],
+      ['a done entry not marked rejected', (c) => delete c.done[0].rejected, true],
+      ['a done entry marked rejected: false', (c) => (c.done[0].rejected = false), false],
+      ['a done entry marked rejected: "true"', (c) => (c.done[0].rejected = 'true'), false],
+      ['a tool result not marked rejected', (c) => delete c.messages[3].content[1].rejected, true],
+      ['a tool result marked rejected: false', (c) => (c.messages[3].content[1].rejected = false), false],
+      ['a tool result marked rejected: 1', (c) => (c.messages[3].content[1].rejected = 1), false],
+      ['a tool call marked rejected', (c) => (c.messages[2].content[3].rejected = true), false],
+      ['a pending entry marked rejected', (c) => (c.pending[0].rejected = true), false],
       [
         'an infinite number in args',
         (c) => (c.messages[2].content[3].args = Number.POSITIVE_INFINITY),
