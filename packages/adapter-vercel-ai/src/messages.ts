@@ -5,14 +5,15 @@
  * and of tool outputs) is kept under the reserved `providerMetadata["ai-sdk"]` key, so that a
  * conversation converted to neutral messages and back is the same conversation.
  */
-import type {
-  AssistantMessage,
-  JsonObject,
-  JsonValue,
-  Message,
-  ToolMessage,
-  ToolResultPart,
-  UserMessage,
+import {
+  type AssistantMessage,
+  isRejected,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+  type ToolMessage,
+  type ToolResultPart,
+  type UserMessage,
 } from '@agent-continuations/core';
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage, UserModelMessage } from 'ai';
 import {
@@ -142,25 +143,32 @@ export function toModelMessage(message: Message): ModelMessage {
 
 /**
  * The neutral `output` of an AI SDK tool result: the value of `json`, `text` and `error-*`
- * outputs; the reason of a denied execution; the parts of a `content` output.
+ * outputs; the reason of a denied execution, which is a rejection; the parts of a `content` output.
  */
-export function outputToNeutral(output: ToolResultOutput): { output: JsonValue; isError: boolean } {
+export function outputToNeutral(output: ToolResultOutput): {
+  output: JsonValue;
+  isError: boolean;
+  rejected: boolean;
+} {
   switch (output.type) {
     case 'text':
     case 'json':
-      return { output: toJson(output.value), isError: false };
+    case 'content':
+      return { output: toJson(output.value), isError: false, rejected: false };
     case 'error-text':
     case 'error-json':
-      return { output: toJson(output.value), isError: true };
+      return { output: toJson(output.value), isError: true, rejected: false };
     case 'execution-denied':
-      return { output: output.reason ?? 'The tool execution was denied.', isError: true };
-    case 'content':
-      return { output: toJson(output.value), isError: false };
+      return { output: output.reason ?? 'The tool execution was denied.', isError: true, rejected: true };
   }
 }
 
-/** The AI SDK output for a neutral result, as the SDK itself would make it from a tool's return value. */
-export function defaultOutput(output: JsonValue, isError: boolean): ToolResultOutput {
+/**
+ * The AI SDK output for a neutral result, as the SDK itself would make it: from a tool's return
+ * value, or, for a rejection, a denied execution whose reason is the rejection's text.
+ */
+export function defaultOutput(output: JsonValue, isError: boolean, rejected = false): ToolResultOutput {
+  if (rejected && typeof output === 'string') return { type: 'execution-denied', reason: output };
   if (isError)
     return typeof output === 'string'
       ? { type: 'error-text', value: output }
@@ -287,12 +295,12 @@ function fileToModel(
 }
 
 function toolResultToNeutral(part: ModelToolResult): ToolResultPart {
-  const { output, isError } = outputToNeutral(part.output);
+  const { output, isError, rejected } = outputToNeutral(part.output);
   const { providerOptions: outputOptions, ...shape } = part.output as ToolResultOutput & {
     providerOptions?: unknown;
   };
   // Keep the output's own form whenever the default rule would not rebuild it exactly.
-  const rebuilt = defaultOutput(output, isError);
+  const rebuilt = defaultOutput(output, isError, rejected);
   const exact = outputOptions === undefined && JSON.stringify(rebuilt) === JSON.stringify(shape);
   return withMeta(
     {
@@ -301,6 +309,7 @@ function toolResultToNeutral(part: ModelToolResult): ToolResultPart {
       toolName: part.toolName,
       output,
       ...(isError ? { isError: true } : {}),
+      ...(rejected ? { rejected: true as const } : {}),
     },
     part.providerOptions,
     undefined,
@@ -311,7 +320,8 @@ function toolResultToNeutral(part: ModelToolResult): ToolResultPart {
 function toolResultToModel(part: ToolResultPart): ModelToolResult {
   const { options, extra } = splitMeta(part.providerMetadata);
   const output =
-    (extra?.output as ToolResultOutput | undefined) ?? defaultOutput(part.output, part.isError === true);
+    (extra?.output as ToolResultOutput | undefined) ??
+    defaultOutput(part.output, part.isError === true, isRejected(part));
   return {
     type: 'tool-result',
     toolCallId: part.toolCallId,

@@ -32,7 +32,7 @@ import {
 } from './compat';
 import { type Accepted, inputSchemaOf, notingSchema } from './input-schemas';
 import { AI_SDK_KEY, toModelMessage, toNeutralMessage } from './messages';
-import { isRejection } from './rejection';
+import { isUnmarkedRejection } from './rejection';
 import type { StepRecord } from './steps';
 
 /** What the port reads of one SDK step. */
@@ -534,9 +534,11 @@ function promptMessage(message: Message): ModelMessage {
 }
 
 /**
- * Rejected calls' results (the core's rejection text, marked as an error) in the SDK's own denial
- * form, `execution-denied`. Its reason is the core's whole text, with the human's reason in it:
- * the words every adapter's model reads, so a run handed over between frameworks reads the same.
+ * Rejected calls' results in the SDK's own denial form, `execution-denied`, for continuations
+ * written before the core marked rejections: `toModelMessage` gives a marked one that form, and
+ * these are recognised by the core's rejection text. The reason is that whole text, with the
+ * human's reason in it: the words every adapter's model reads, so a run handed over between
+ * frameworks reads the same.
  */
 function deniedForm(neutral: Message, message: ModelMessage): ModelMessage {
   if (message.role !== 'tool' || neutral.role !== 'tool') return message;
@@ -544,7 +546,7 @@ function deniedForm(neutral: Message, message: ModelMessage): ModelMessage {
   const content = message.content.map((part) => {
     if (part.type !== 'tool-result') return part;
     const source = neutral.content.find((result) => result.toolCallId === part.toolCallId);
-    if (!source?.isError || !isRejection(source.output)) return part;
+    if (!source || !isUnmarkedRejection(source)) return part;
     changed = true;
     return { ...part, output: { type: 'execution-denied' as const, reason: source.output as string } };
   });

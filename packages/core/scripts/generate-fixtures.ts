@@ -37,11 +37,35 @@ if (!valid['sealed-keyid.json']) {
   write('valid/sealed-keyid.json', pretty(valid['sealed-keyid.json']));
 }
 
+if (!valid['rejected-in-turn.json']) {
+  // One call of a turn rejected while the others wait: the rejection sits in `done`, marked.
+  valid['rejected-in-turn.json'] = suspended(
+    await fixtureAgents().ops.resume(valid['parallel-pending.json']!, {
+      call_1_1: { type: 'reject', reason: 'over the limit', by: 'ann' },
+    }),
+  );
+  write('valid/rejected-in-turn.json', pretty(valid['rejected-in-turn.json']));
+}
+if (!valid['rejected-result.json']) {
+  // A rejected turn settled into the transcript (its result marked), then a shutdown before the
+  // next model call.
+  valid['rejected-result.json'] = suspended(
+    await fixtureAgents().bank.resume(
+      valid['flat-approval.json']!,
+      { call_1_0: { type: 'reject', reason: 'not today', by: 'ann' } },
+      { suspendWhen: [{ name: 'shutdown', check: () => true }] },
+    ),
+  );
+  write('valid/rejected-result.json', pretty(valid['rejected-result.json']));
+}
+
 const flat = valid['flat-approval.json']!;
 const nested = valid['nested-depth-3.json']!;
 const sealed = valid['sealed-approval.json']!;
 const sealedKeyId = valid['sealed-keyid.json']!;
 const parallel = valid['parallel-pending.json']!;
+const rejectedInTurn = valid['rejected-in-turn.json']!;
+const rejectedResult = valid['rejected-result.json']!;
 const flatText = serializeContinuation(flat);
 
 /** Files that `parseContinuation` must refuse, with the code it must raise. */
@@ -116,6 +140,25 @@ const parse: Record<string, [string, string]> = {
         pending: child.pending.map((entry) => ({ ...entry, toolCallId: 'call_forged' })),
       })),
     ),
+  ],
+  // A rejection's mark is `true` or absent: anything else is a tampered continuation.
+  'done-rejected-false.json': [
+    'INVALID_CONTINUATION',
+    pretty({
+      ...rejectedInTurn,
+      done: rejectedInTurn.done.map((entry) => (entry.rejected ? { ...entry, rejected: false } : entry)),
+    }),
+  ],
+  'result-rejected-string.json': [
+    'INVALID_CONTINUATION',
+    pretty({
+      ...rejectedResult,
+      messages: rejectedResult.messages.map((message) =>
+        message.role === 'tool'
+          ? { ...message, content: message.content.map((part) => ({ ...part, rejected: 'yes' })) }
+          : message,
+      ),
+    }),
   ],
 };
 

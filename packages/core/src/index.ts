@@ -131,6 +131,7 @@ export {
   type AssistantMessage,
   type FilePart,
   type ImagePart,
+  isRejected,
   type Message,
   type ReasoningPart,
   type SystemMessage,

@@ -4,6 +4,7 @@ import {
   createContinuableAgent,
   defineTool,
   isContinuationError,
+  isRejected,
   type JsonValue,
   ModelCallError,
   parseContinuation,
@@ -497,6 +498,59 @@ describe('tool-call ids from the model', () => {
     expect(counts.transfer).toBe(3);
     expect(Object.entries(counts).filter(([name]) => name.startsWith('key:'))).toHaveLength(3);
     for (const to of ['bob', 'eve', 'ann']) expect(done.output).toContain(to);
+  });
+});
+
+describe('a rejection is data', () => {
+  const twoTransfers: Script = [
+    {
+      toolCalls: [
+        { name: 'transfer', args: { to: 'bob', amount: 500 } },
+        { name: 'transfer', args: { to: 'eve', amount: 700 } },
+      ],
+    },
+    reportResults,
+  ];
+
+  it('the rejected call is marked in `done` and in the transcript, and reads back so', async () => {
+    const counts: Record<string, number> = {};
+    const first = suspended(await bank(twoTransfers, counts).run('go'));
+    const [bob, eve] = first.actions.map((action) => action.id);
+    // Only bob's is decided: the turn waits for eve's, holding the rejection in `done`.
+    const second = suspended(
+      await bank(twoTransfers, counts).resume(first.continuation, {
+        [bob!]: { type: 'reject', reason: 'no' },
+      }),
+    );
+    const read = parseContinuation(serializeContinuation(second.continuation));
+    expect(read.done).toEqual([expect.objectContaining({ toolCallId: bob, isError: true, rejected: true })]);
+    expect(read.done.map(isRejected)).toEqual([true]);
+
+    const done = completed(await bank(twoTransfers, counts).resume(read, { [eve!]: { type: 'approve' } }));
+    expect(counts.transfer).toBe(1);
+    const results = done.messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
+    expect(results.map((part) => [part.toolCallId, isRejected(part)])).toEqual([
+      [bob, true],
+      [eve, false],
+    ]);
+    expect(results[0]).toMatchObject({ isError: true, rejected: true });
+    expect(results[1]).not.toHaveProperty('rejected');
+  });
+
+  it('a mark other than `true` is refused with a typed error naming where', async () => {
+    const first = suspended(await bank(twoTransfers).run('go'));
+    const second = suspended(
+      await bank(twoTransfers).resume(first.continuation, { [first.actions[0]!.id]: { type: 'reject' } }),
+    );
+    const text = serializeContinuation(second.continuation);
+    for (const forged of ['false', '"yes"', '1']) {
+      expect(() => parseContinuation(text.replace('"rejected":true', `"rejected":${forged}`))).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_CONTINUATION',
+          message: expect.stringMatching(/^Invalid continuation at \$\.done\[0\]\.rejected: /),
+        }),
+      );
+    }
   });
 });
 

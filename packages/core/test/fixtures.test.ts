@@ -2,6 +2,7 @@ import {
   type Continuation,
   type Decisions,
   isContinuationError,
+  isRejected,
   listActions,
   parseContinuation,
   serializeContinuation,
@@ -43,6 +44,8 @@ const annApprovesTransfer: ResumeCase = {
 
 const cases: Record<string, ResumeCase> = {
   'flat-approval.json': annApprovesTransfer,
+  // The entry carries a policy (description, approve or reject) that the approval obeys.
+  'policy-approval.json': annApprovesTransfer,
   'sealed-approval.json': {
     agent: 'bank',
     actions: ['call_1_0'],
@@ -84,6 +87,29 @@ const cases: Record<string, ResumeCase> = {
     },
     output: 'done: [{"approved":true},{"filed":80,"costCentre":"CC-42","receipt":"R-7"}]',
     ran: { file_expense: 1 },
+    modelCalls: 1,
+  },
+  // Written since rejections are marked: carol's transfer was rejected (marked in `done`) while
+  // the two sub-agents' actions waited.
+  'rejected-in-turn.json': {
+    agent: 'ops',
+    actions: ['call_1_2/call_1_0', 'call_1_3/call_1_0'],
+    decisions: {
+      'call_1_2/call_1_0': { type: 'approve' },
+      'call_1_3/call_1_0': { type: 'approve' },
+    },
+    output: 'settled 4 calls',
+    ran: { refund: 1, lock_account: 1 },
+    modelCalls: 3,
+  },
+  // The rejected transfer's result is in the transcript, marked; a shutdown stopped the run before
+  // the model read it.
+  'rejected-result.json': {
+    agent: 'bank',
+    actions: [],
+    decisions: {},
+    output: 'done: ["A human rejected this tool call: not today. Do not retry it unchanged."]',
+    ran: {},
     modelCalls: 1,
   },
   'predicate-suspended.json': {
@@ -140,6 +166,24 @@ describe('valid fixtures', () => {
     expect(results[0]!.output).toEqual({ account: 'acc-9', balance: 1200 });
     expect(JSON.stringify(results[3]!.output)).toContain('A human rejected this tool call: not needed');
     expect(agents.counts.tools.lookup_balance).toBeUndefined();
+  });
+
+  it('rejections are marked: in the fixtures written since, and when an older one is resumed', async () => {
+    const inTurn = parseContinuation(validFixture('rejected-in-turn.json'));
+    expect(inTurn.done.map((entry) => [entry.toolName, isRejected(entry)])).toEqual([
+      ['lookup_balance', false],
+      ['transfer', true],
+    ]);
+    const settled = parseContinuation(validFixture('rejected-result.json')).messages.at(-1)!;
+    expect(settled.role === 'tool' && settled.content.map(isRejected)).toEqual([true]);
+    // parallel-pending.json was written before the mark: what its resume writes has it.
+    const resumed = await fixtureAgents().ops.resume(validFixture('parallel-pending.json'), {
+      call_1_1: { type: 'reject' },
+    });
+    if (resumed.status !== 'suspended') throw new Error(`expected suspended, got ${resumed.status}`);
+    expect(resumed.continuation.done.filter(isRejected).map((entry) => entry.toolCallId)).toEqual([
+      'call_1_1',
+    ]);
   });
 
   it('a partial decision leaves the other action pending and runs nothing twice', async () => {

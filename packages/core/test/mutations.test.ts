@@ -17,7 +17,15 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { depth3 } from './fixtures/depth3';
-import { jsonText, type MutationStep, mutate, mutateText, pathsOf, textMutation } from './fixtures/mutations';
+import {
+  jsonText,
+  type MutationStep,
+  mutate,
+  mutateText,
+  pathsOf,
+  position,
+  textMutation,
+} from './fixtures/mutations';
 
 const SEED = 20_261_201;
 const encoder = new TextEncoder();
@@ -45,15 +53,14 @@ const junk = fc.oneof(
   ),
   fc.jsonValue({ maxDepth: 1 }),
 );
-const at = fc.nat();
 const step: fc.Arbitrary<MutationStep> = fc.oneof(
-  fc.record({ kind: fc.constant('delete' as const), at }),
-  fc.record({ kind: fc.constant('replace' as const), at, value: junk }),
-  fc.record({ kind: fc.constant('retype' as const), at }),
-  fc.record({ kind: fc.constant('proto' as const), at, value: fc.jsonValue({ maxDepth: 1 }) }),
+  fc.record({ kind: fc.constant('delete' as const), at: position }),
+  fc.record({ kind: fc.constant('replace' as const), at: position, value: junk }),
+  fc.record({ kind: fc.constant('retype' as const), at: position }),
+  fc.record({ kind: fc.constant('proto' as const), at: position, value: fc.jsonValue({ maxDepth: 1 }) }),
   fc.record({
     kind: fc.constant('deep' as const),
-    at,
+    at: position,
     depth: fc.oneof(
       { arbitrary: fc.integer({ min: 1, max: 600 }), weight: 9 },
       { arbitrary: fc.constant(1000), weight: 1 },
@@ -61,10 +68,10 @@ const step: fc.Arbitrary<MutationStep> = fc.oneof(
     array: fc.boolean(),
   }),
   // Changes inside the JSON a continuation carries: these keep it valid.
-  fc.record({ kind: fc.constant('payload' as const), at, value: fc.jsonValue({ maxDepth: 2 }) }),
+  fc.record({ kind: fc.constant('payload' as const), at: position, value: fc.jsonValue({ maxDepth: 2 }) }),
   fc.record({
     kind: fc.constant('dataKey' as const),
-    at,
+    at: position,
     key: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'),
     value: fc.jsonValue({ maxDepth: 1 }),
   }),

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { continuationJsonSchema } from '../scripts/continuation-json-schema';
 import { FIXTURE_SEAL_SECRET } from './fixtures/agents';
 import { validFixture, validFixtureNames } from './fixtures/corpus';
-import { jsonText, mutate, mutateText, mutation, textMutation } from './fixtures/mutations';
+import { jsonText, mutate, mutateText, mutation, position, textMutation } from './fixtures/mutations';
 
 const SEED = 20_261_130;
 const bases: unknown[] = validFixtureNames().map((name) => JSON.parse(validFixture(name)));
@@ -78,7 +78,7 @@ describe('the published JSON Schema under random mutation', () => {
         .map((step) => (step.kind === 'deep' ? { ...step, depth: 1 + (step.depth % 700) } : step)),
       fc.record({
         kind: fc.constant('replace' as const),
-        at: fc.nat(),
+        at: position,
         value: fc.jsonValue({ maxDepth: 3 }),
       }),
     );

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { checkJson } from '../src/format/json';
 import { continuationIssue, isValidContinuation, validationVisits } from '../src/format/validate';
 import { validFixture, validFixtureNames } from './fixtures/corpus';
-import { type Key, nest, parentAt, pathsOf, retype } from './fixtures/mutations';
+import { type Key, nest, parentAt, pathsOf, position, retype } from './fixtures/mutations';
 
 const SEED = 20_261_201;
 
@@ -45,6 +45,7 @@ function everyShape(child?: unknown): Record<string, unknown> {
           { type: 'text', text: 'Checking.' },
           { type: 'file', data: 'aGk=', mediaType: 'text/plain' },
           { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', args: { host: 'a' } },
+          { type: 'tool-call', toolCallId: 'c1r', toolName: 'wipe', args: { host: 'a' } },
         ],
         providerMetadata: { id: 'r1' },
       },
@@ -52,6 +53,14 @@ function everyShape(child?: unknown): Record<string, unknown> {
         role: 'tool',
         content: [
           { type: 'tool-result', toolCallId: 'c1', toolName: 'lookup', output: [1, 'x'], isError: false },
+          {
+            type: 'tool-result',
+            toolCallId: 'c1r',
+            toolName: 'wipe',
+            output: 'A human rejected this tool call. Do not retry it unchanged.',
+            isError: true,
+            rejected: true,
+          },
         ],
       },
       { role: 'user', content: 'And now?' },
@@ -84,7 +93,7 @@ function everyShape(child?: unknown): Record<string, unknown> {
       },
       ...(child ? [{ kind: 'agent', toolCallId: 'c4', toolName: 'sub', args: { input: 'go' }, child }] : []),
     ],
-    done: [{ toolCallId: 'c5', toolName: 'done', output: 'ok', isError: true }],
+    done: [{ toolCallId: 'c5', toolName: 'done', output: 'ok', isError: true, rejected: true }],
     step: 3,
     usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3, cached: { n: 1 } },
     suspendedBy: { type: 'actions', kinds: ['approval', 'input', 'agent'] },
@@ -150,6 +159,7 @@ const edgeValue = fc.constantFrom<unknown>(
   2 ** 53,
   2 ** 53 - 1,
   true,
+  false,
   null,
   [],
   {},
@@ -198,6 +208,7 @@ const edgeKey = fc.constantFrom(
   '__proto__',
   'value',
   'by',
+  'rejected',
 );
 
 type Step =
@@ -233,32 +244,32 @@ const DISCRIMINATORS = [
 ];
 
 const step: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('delete' as const), at: position }),
   fc.record({
     kind: fc.constant('set' as const),
-    at: fc.nat(),
+    at: position,
     value: fc.oneof(edgeValue, fc.jsonValue({ maxDepth: 2 })),
   }),
-  fc.record({ kind: fc.constant('retype' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('add' as const), at: fc.nat(), key: edgeKey, value: edgeValue }),
+  fc.record({ kind: fc.constant('retype' as const), at: position }),
+  fc.record({ kind: fc.constant('add' as const), at: position, key: edgeKey, value: edgeValue }),
   fc.record({
     kind: fc.constant('deep' as const),
-    at: fc.nat(),
+    at: position,
     // Around the depth bound (512), where an off-by-one would show.
     depth: fc.integer({ min: 490, max: 530 }),
     array: fc.boolean(),
   }),
   fc.record({
     kind: fc.constant('relabel' as const),
-    at: fc.nat(),
+    at: position,
     value: fc.constantFrom(...DISCRIMINATORS, 'x', ''),
   }),
   fc.record({
     kind: fc.constant('renumber' as const),
-    at: fc.nat(),
+    at: position,
     value: fc.constantFrom(2 ** 53, 2 ** 53 - 1, -1, 1.5, 0, 1e21, 2),
   }),
-  fc.record({ kind: fc.constant('transplant' as const), at: fc.nat(), from: fc.nat() }),
+  fc.record({ kind: fc.constant('transplant' as const), at: position, from: position }),
 );
 
 /** Paths of the format's own members: not inside the user's or the model's JSON. */
@@ -322,13 +333,16 @@ function apply(root: unknown, change: Step): unknown {
   return root;
 }
 
-/** The paths a zod issue names: its own and, for a union, each branch's first issue's. */
+/**
+ * The paths a zod issue names: its own and, for a union, those of every issue of every branch. A
+ * branch may hold several faults (a wrong member and an unknown key of one part); the generated
+ * validator may name any of them first.
+ */
 function schemaPaths(issue: { path: PropertyKey[]; code: string; errors?: unknown }): PropertyKey[][] {
   const paths = [issue.path];
   if (issue.code === 'invalid_union' && Array.isArray(issue.errors)) {
     for (const branch of issue.errors as Array<Array<{ path: PropertyKey[]; code: string }>>) {
-      const inner = branch[0];
-      if (inner) for (const path of schemaPaths(inner)) paths.push([...issue.path, ...path]);
+      for (const inner of branch) for (const path of schemaPaths(inner)) paths.push([...issue.path, ...path]);
     }
   }
   return paths;
@@ -507,6 +521,14 @@ describe('the one-walk validator', () => {
       ['metadata that is a list', (c) => (c.metadata = []), false],
       ['no state', (c) => delete c.state, true],
       ['a state of null', (c) => (c.state = null), true],
+      ['a done entry not marked rejected', (c) => delete c.done[0].rejected, true],
+      ['a done entry marked rejected: false', (c) => (c.done[0].rejected = false), false],
+      ['a done entry marked rejected: "true"', (c) => (c.done[0].rejected = 'true'), false],
+      ['a tool result not marked rejected', (c) => delete c.messages[3].content[1].rejected, true],
+      ['a tool result marked rejected: false', (c) => (c.messages[3].content[1].rejected = false), false],
+      ['a tool result marked rejected: 1', (c) => (c.messages[3].content[1].rejected = 1), false],
+      ['a tool call marked rejected', (c) => (c.messages[2].content[3].rejected = true), false],
+      ['a pending entry marked rejected', (c) => (c.pending[0].rejected = true), false],
       [
         'an infinite number in args',
         (c) => (c.messages[2].content[3].args = Number.POSITIVE_INFINITY),

@@ -248,6 +248,7 @@ export function createContinuableAgent(config: ContinuableAgentConfig): EngineAg
               toolName: call.toolName,
               output: done.output,
               ...(done.isError ? { isError: true } : {}),
+              ...(done.rejected ? { rejected: true as const } : {}),
             };
           }),
         });

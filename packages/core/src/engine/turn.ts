@@ -376,6 +376,7 @@ async function finish(
   const { state } = turn;
   const done: DoneEntry = { toolCallId: call.toolCallId, toolName: call.toolName, output };
   if (isError) done.isError = true;
+  if (rejected) done.rejected = true;
   state.pending.delete(call.toolCallId);
   state.done.set(call.toolCallId, done);
   turn.live.delete(call.toolCallId);

@@ -85,6 +85,8 @@ export interface DoneEntry {
   toolName: string;
   output: JsonValue;
   isError?: boolean;
+  /** Set on a call a human rejected: it did not run, and `output` is the rejection the model reads. */
+  rejected?: true;
 }
 
 /** Why a run stopped. */

@@ -50,6 +50,21 @@ export function toolCallsOf(message: Message | undefined): ToolCallPart[] {
 }
 
 /**
+ * Whether a tool result (a transcript part or a `done` entry) belongs to a call a human rejected:
+ * the call did not run, and the output is the rejection the model reads. It reads the `rejected`
+ * mark the core writes with every rejection. Results saved before that mark existed carry only the
+ * core's rejection text, so for them it returns false.
+ *
+ * @example
+ * ```ts
+ * const refused = continuation.done.filter(isRejected).map((entry) => entry.toolName);
+ * ```
+ */
+export function isRejected(part: Pick<ToolResultPart, 'rejected'>): boolean {
+  return part.rejected === true;
+}
+
+/**
  * Every tool-call id the transcript's assistant messages use: what a new model response must not
  * reuse (see {@link uniqueToolCallIds}).
  *

@@ -2,10 +2,10 @@
 // Regenerate with `pnpm --filter @agent-continuations/core generate`.
 // @ts-nocheck
 export const validateContinuation = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"format":{"type":"string","const":"agent-continuation"},"version":{"type":"number","const":1},"id":{"type":"string","minLength":1},"runId":{"type":"string","minLength":1},"agent":{"type":"object","properties":{"name":{"type":"string","minLength":1},"framework":{"type":"string","minLength":1},"fingerprint":{"type":"string"}},"required":["name","framework"],"additionalProperties":false},"messages":{"type":"array","items":{"$ref":"#/$defs/Message"}},"pending":{"type":"array","items":{"$ref":"#/$defs/PendingEntry"}},"done":{"type":"array","items":{"type":"object","properties":{"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"}},"required":["toolCallId","toolName","output"],"additionalProperties":false}},"step":{"type":"integer","minimum":0,"maximum":9007199254740991},"usage":{"$ref":"#/$defs/Usage"},"suspendedBy":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"actions"},"kinds":{"type":"array","items":{"type":"string","enum":["approval","input","agent"]}}},"required":["type","kinds"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"predicate"},"predicates":{"type":"array","items":{"type":"string"}}},"required":["type","predicates"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"checkpoint"}},"required":["type"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}},"state":{"$ref":"#/$defs/JsonValue"},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}},"decisions":{"type":"array","items":{"$ref":"#/$defs/AuditEntry"}},"createdAt":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"seal":{"type":"object","properties":{"alg":{"type":"string","const":"HMAC-SHA256"},"keyId":{"type":"string"},"mac":{"type":"string","minLength":1}},"required":["alg","mac"],"additionalProperties":false}},"required":["format","version","id","runId","agent","messages","pending","done","step","usage","suspendedBy","metadata","decisions","createdAt"],"additionalProperties":false,"$defs":{"Message":{"oneOf":[{"type":"object","properties":{"role":{"type":"string","const":"system"},"content":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"user"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"image"},"image":{"type":"string"},"mediaType":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","image"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"assistant"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"reasoning"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"tool-call"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"tool"},"content":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"tool-result"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","output"],"additionalProperties":false}},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"role"}},"JsonValue":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"},{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}]},"PendingEntry":{"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"approval"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"input"},"request":{"$ref":"#/$defs/JsonValue"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","request","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"agent"},"child":{"$ref":"#"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}},"required":["kind","child","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"kind"}},"Usage":{"type":"object","properties":{"inputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"outputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalTokens":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["inputTokens","outputTokens","totalTokens"]},"AuditEntry":{"type":"object","properties":{"actionId":{"type":"string","minLength":1},"type":{"type":"string","enum":["approve","reject","input"]},"toolName":{"type":"string","minLength":1},"toolCallId":{"type":"string","minLength":1},"at":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"args":{"$ref":"#/$defs/JsonValue"},"editedArgs":{"$ref":"#/$defs/JsonValue"},"value":{"$ref":"#/$defs/JsonValue"}},"required":["actionId","type","toolName","toolCallId","at"],"additionalProperties":false}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"format":{"type":"string","const":"agent-continuation"},"version":{"type":"number","const":1},"id":{"type":"string","minLength":1},"runId":{"type":"string","minLength":1},"agent":{"type":"object","properties":{"name":{"type":"string","minLength":1},"framework":{"type":"string","minLength":1},"fingerprint":{"type":"string"}},"required":["name","framework"],"additionalProperties":false},"messages":{"type":"array","items":{"$ref":"#/$defs/Message"}},"pending":{"type":"array","items":{"$ref":"#/$defs/PendingEntry"}},"done":{"type":"array","items":{"type":"object","properties":{"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"rejected":{"type":"boolean","const":true}},"required":["toolCallId","toolName","output"],"additionalProperties":false}},"step":{"type":"integer","minimum":0,"maximum":9007199254740991},"usage":{"$ref":"#/$defs/Usage"},"suspendedBy":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"actions"},"kinds":{"type":"array","items":{"type":"string","enum":["approval","input","agent"]}}},"required":["type","kinds"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"predicate"},"predicates":{"type":"array","items":{"type":"string"}}},"required":["type","predicates"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"checkpoint"}},"required":["type"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}},"state":{"$ref":"#/$defs/JsonValue"},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}},"decisions":{"type":"array","items":{"$ref":"#/$defs/AuditEntry"}},"createdAt":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"seal":{"type":"object","properties":{"alg":{"type":"string","const":"HMAC-SHA256"},"keyId":{"type":"string"},"mac":{"type":"string","minLength":1}},"required":["alg","mac"],"additionalProperties":false}},"required":["format","version","id","runId","agent","messages","pending","done","step","usage","suspendedBy","metadata","decisions","createdAt"],"additionalProperties":false,"$defs":{"Message":{"oneOf":[{"type":"object","properties":{"role":{"type":"string","const":"system"},"content":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"user"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"image"},"image":{"type":"string"},"mediaType":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","image"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"assistant"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"reasoning"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"tool-call"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"tool"},"content":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"tool-result"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"rejected":{"type":"boolean","const":true},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","output"],"additionalProperties":false}},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"role"}},"JsonValue":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"},{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}]},"PendingEntry":{"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"approval"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"input"},"request":{"$ref":"#/$defs/JsonValue"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","request","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"agent"},"child":{"$ref":"#"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}},"required":["kind","child","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"kind"}},"Usage":{"type":"object","properties":{"inputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"outputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalTokens":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["inputTokens","outputTokens","totalTokens"]},"AuditEntry":{"type":"object","properties":{"actionId":{"type":"string","minLength":1},"type":{"type":"string","enum":["approve","reject","input"]},"toolName":{"type":"string","minLength":1},"toolCallId":{"type":"string","minLength":1},"at":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"args":{"$ref":"#/$defs/JsonValue"},"editedArgs":{"$ref":"#/$defs/JsonValue"},"value":{"$ref":"#/$defs/JsonValue"}},"required":["actionId","type","toolName","toolCallId","at"],"additionalProperties":false}}};
 const schema35 = {"type":"object","properties":{"inputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"outputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalTokens":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["inputTokens","outputTokens","totalTokens"]};
 const func1 = Object.prototype.hasOwnProperty;
-const schema32 = {"oneOf":[{"type":"object","properties":{"role":{"type":"string","const":"system"},"content":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"user"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"image"},"image":{"type":"string"},"mediaType":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","image"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"assistant"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"reasoning"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"tool-call"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"tool"},"content":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"tool-result"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","output"],"additionalProperties":false}},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"role"}};
+const schema32 = {"oneOf":[{"type":"object","properties":{"role":{"type":"string","const":"system"},"content":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"user"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"image"},"image":{"type":"string"},"mediaType":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","image"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"assistant"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"reasoning"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"tool-call"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"tool"},"content":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"tool-result"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"rejected":{"type":"boolean","const":true},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","output"],"additionalProperties":false}},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"role"}};
 const schema33 = {"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"},{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}]};
 const wrapper0 = {validate: validate22};
 
@@ -2074,7 +2074,7 @@ return false;
 else {
 const _errs168 = errors;
 for(const key31 in data51){
-if(!((((((key31 === "type") || (key31 === "toolCallId")) || (key31 === "toolName")) || (key31 === "output")) || (key31 === "isError")) || (key31 === "providerMetadata"))){
+if(!(((((((key31 === "type") || (key31 === "toolCallId")) || (key31 === "toolName")) || (key31 === "output")) || (key31 === "isError")) || (key31 === "rejected")) || (key31 === "providerMetadata"))){
 validate21.errors = [{instancePath:instancePath+"/content/" + i2,schemaPath:"#/oneOf/3/properties/content/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -2164,13 +2164,30 @@ else {
 var valid50 = true;
 }
 if(valid50){
-if(data51.providerMetadata !== undefined){
-let data57 = data51.providerMetadata;
+if(data51.rejected !== undefined){
+let data57 = data51.rejected;
 const _errs178 = errors;
-if(errors === _errs178){
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-for(const key32 in data57){
+if(typeof data57 !== "boolean"){
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/rejected",schemaPath:"#/oneOf/3/properties/content/items/properties/rejected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+if(true !== data57){
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/rejected",schemaPath:"#/oneOf/3/properties/content/items/properties/rejected/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+return false;
+}
+var valid50 = _errs178 === errors;
+}
+else {
+var valid50 = true;
+}
+if(valid50){
+if(data51.providerMetadata !== undefined){
+let data58 = data51.providerMetadata;
 const _errs180 = errors;
+if(errors === _errs180){
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key32 in data58){
+const _errs182 = errors;
 if(typeof key32 !== "string"){
 const err89 = {instancePath:instancePath+"/content/" + i2+"/providerMetadata",schemaPath:"#/oneOf/3/properties/content/items/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key32};
 if(vErrors === null){
@@ -2181,7 +2198,7 @@ vErrors.push(err89);
 }
 errors++;
 }
-var valid51 = _errs180 === errors;
+var valid51 = _errs182 === errors;
 if(!valid51){
 const err90 = {instancePath:instancePath+"/content/" + i2+"/providerMetadata",schemaPath:"#/oneOf/3/properties/content/items/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key32},message:"property name must be valid"};
 if(vErrors === null){
@@ -2197,13 +2214,13 @@ break;
 }
 }
 if(valid51){
-for(const key33 in data57){
-const _errs183 = errors;
-if(!(validate22(data57[key33], {instancePath:instancePath+"/content/" + i2+"/providerMetadata/" + key33.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data57,parentDataProperty:key33,rootData,dynamicAnchors}))){
+for(const key33 in data58){
+const _errs185 = errors;
+if(!(validate22(data58[key33], {instancePath:instancePath+"/content/" + i2+"/providerMetadata/" + key33.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data58,parentDataProperty:key33,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid52 = _errs183 === errors;
+var valid52 = _errs185 === errors;
 if(!valid52){
 break;
 }
@@ -2215,10 +2232,11 @@ validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/providerMetad
 return false;
 }
 }
-var valid50 = _errs178 === errors;
+var valid50 = _errs180 === errors;
 }
 else {
 var valid50 = true;
+}
 }
 }
 }
@@ -2251,12 +2269,12 @@ var valid48 = true;
 }
 if(valid48){
 if(data.providerMetadata !== undefined){
-let data59 = data.providerMetadata;
-const _errs184 = errors;
-if(errors === _errs184){
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-for(const key34 in data59){
+let data60 = data.providerMetadata;
 const _errs186 = errors;
+if(errors === _errs186){
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+for(const key34 in data60){
+const _errs188 = errors;
 if(typeof key34 !== "string"){
 const err91 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/3/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key34};
 if(vErrors === null){
@@ -2267,7 +2285,7 @@ vErrors.push(err91);
 }
 errors++;
 }
-var valid53 = _errs186 === errors;
+var valid53 = _errs188 === errors;
 if(!valid53){
 const err92 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/3/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key34},message:"property name must be valid"};
 if(vErrors === null){
@@ -2283,13 +2301,13 @@ break;
 }
 }
 if(valid53){
-for(const key35 in data59){
-const _errs189 = errors;
-if(!(validate22(data59[key35], {instancePath:instancePath+"/providerMetadata/" + key35.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data59,parentDataProperty:key35,rootData,dynamicAnchors}))){
+for(const key35 in data60){
+const _errs191 = errors;
+if(!(validate22(data60[key35], {instancePath:instancePath+"/providerMetadata/" + key35.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data60,parentDataProperty:key35,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid54 = _errs189 === errors;
+var valid54 = _errs191 === errors;
 if(!valid54){
 break;
 }
@@ -2301,7 +2319,7 @@ validate21.errors = [{instancePath:instancePath+"/providerMetadata",schemaPath:"
 return false;
 }
 }
-var valid48 = _errs184 === errors;
+var valid48 = _errs186 === errors;
 }
 else {
 var valid48 = true;
@@ -3505,7 +3523,7 @@ return false;
 else {
 const _errs29 = errors;
 for(const key2 in data13){
-if(!((((key2 === "toolCallId") || (key2 === "toolName")) || (key2 === "output")) || (key2 === "isError"))){
+if(!(((((key2 === "toolCallId") || (key2 === "toolName")) || (key2 === "output")) || (key2 === "isError")) || (key2 === "rejected"))){
 validate20.errors = [{instancePath:instancePath+"/done/" + i2,schemaPath:"#/properties/done/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3577,6 +3595,24 @@ var valid5 = _errs35 === errors;
 else {
 var valid5 = true;
 }
+if(valid5){
+if(data13.rejected !== undefined){
+let data18 = data13.rejected;
+const _errs37 = errors;
+if(typeof data18 !== "boolean"){
+validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/rejected",schemaPath:"#/properties/done/items/properties/rejected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+if(true !== data18){
+validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/rejected",schemaPath:"#/properties/done/items/properties/rejected/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+return false;
+}
+var valid5 = _errs37 === errors;
+}
+else {
+var valid5 = true;
+}
+}
 }
 }
 }
@@ -3606,87 +3642,60 @@ var valid0 = true;
 }
 if(valid0){
 if(data.step !== undefined){
-let data18 = data.step;
-const _errs37 = errors;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+let data19 = data.step;
+const _errs39 = errors;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
 validate20.errors = [{instancePath:instancePath+"/step",schemaPath:"#/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs37){
-if(typeof data18 == "number"){
-if(data18 > 9007199254740991 || isNaN(data18)){
+if(errors === _errs39){
+if(typeof data19 == "number"){
+if(data19 > 9007199254740991 || isNaN(data19)){
 validate20.errors = [{instancePath:instancePath+"/step",schemaPath:"#/properties/step/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
-if(data18 < 0 || isNaN(data18)){
+if(data19 < 0 || isNaN(data19)){
 validate20.errors = [{instancePath:instancePath+"/step",schemaPath:"#/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs37 === errors;
+var valid0 = _errs39 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.usage !== undefined){
-let data19 = data.usage;
-const _errs39 = errors;
-const _errs40 = errors;
-if(errors === _errs40){
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+let data20 = data.usage;
+const _errs41 = errors;
+const _errs42 = errors;
+if(errors === _errs42){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing3;
-if((((data19.inputTokens === undefined) && (missing3 = "inputTokens")) || ((data19.outputTokens === undefined) && (missing3 = "outputTokens"))) || ((data19.totalTokens === undefined) && (missing3 = "totalTokens"))){
+if((((data20.inputTokens === undefined) && (missing3 = "inputTokens")) || ((data20.outputTokens === undefined) && (missing3 = "outputTokens"))) || ((data20.totalTokens === undefined) && (missing3 = "totalTokens"))){
 validate20.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/$defs/Usage/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
-if(data19.inputTokens !== undefined){
-let data20 = data19.inputTokens;
-const _errs42 = errors;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs42){
-if(typeof data20 == "number"){
-if(data20 > 9007199254740991 || isNaN(data20)){
-validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
-return false;
-}
-else {
-if(data20 < 0 || isNaN(data20)){
-validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid7 = _errs42 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data19.outputTokens !== undefined){
-let data21 = data19.outputTokens;
+if(data20.inputTokens !== undefined){
+let data21 = data20.inputTokens;
 const _errs44 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs44){
 if(typeof data21 == "number"){
 if(data21 > 9007199254740991 || isNaN(data21)){
-validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
 if(data21 < 0 || isNaN(data21)){
-validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -3698,28 +3707,55 @@ else {
 var valid7 = true;
 }
 if(valid7){
-if(data19.totalTokens !== undefined){
-let data22 = data19.totalTokens;
+if(data20.outputTokens !== undefined){
+let data22 = data20.outputTokens;
 const _errs46 = errors;
 if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs46){
 if(typeof data22 == "number"){
 if(data22 > 9007199254740991 || isNaN(data22)){
-validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
 return false;
 }
 else {
 if(data22 < 0 || isNaN(data22)){
-validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
 var valid7 = _errs46 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data20.totalTokens !== undefined){
+let data23 = data20.totalTokens;
+const _errs48 = errors;
+if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
+validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs48){
+if(typeof data23 == "number"){
+if(data23 > 9007199254740991 || isNaN(data23)){
+validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+return false;
+}
+else {
+if(data23 < 0 || isNaN(data23)){
+validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid7 = _errs48 === errors;
 }
 else {
 var valid7 = true;
@@ -3733,74 +3769,74 @@ validate20.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/$defs/Usa
 return false;
 }
 }
-var valid0 = _errs39 === errors;
+var valid0 = _errs41 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.suspendedBy !== undefined){
-let data23 = data.suspendedBy;
-const _errs48 = errors;
-if(errors === _errs48){
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-const tag0 = data23.type;
+let data24 = data.suspendedBy;
+const _errs50 = errors;
+if(errors === _errs50){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+const tag0 = data24.type;
 if(typeof tag0 == "string"){
 if(tag0 === "actions"){
-const _errs51 = errors;
-if(errors === _errs51){
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+const _errs53 = errors;
+if(errors === _errs53){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing4;
-if(((data23.type === undefined) && (missing4 = "type")) || ((data23.kinds === undefined) && (missing4 = "kinds"))){
+if(((data24.type === undefined) && (missing4 = "type")) || ((data24.kinds === undefined) && (missing4 = "kinds"))){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/0/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
-const _errs53 = errors;
-for(const key3 in data23){
+const _errs55 = errors;
+for(const key3 in data24){
 if(!((key3 === "type") || (key3 === "kinds"))){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs53 === errors){
-if(data23.type !== undefined){
-let data24 = data23.type;
-const _errs54 = errors;
-if(typeof data24 !== "string"){
+if(_errs55 === errors){
+if(data24.type !== undefined){
+let data25 = data24.type;
+const _errs56 = errors;
+if(typeof data25 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("actions" !== data24){
+if("actions" !== data25){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "actions"},message:"must be equal to constant"}];
 return false;
 }
-var valid10 = _errs54 === errors;
+var valid10 = _errs56 === errors;
 }
 else {
 var valid10 = true;
 }
 if(valid10){
-if(data23.kinds !== undefined){
-let data25 = data23.kinds;
-const _errs56 = errors;
-if(errors === _errs56){
-if(Array.isArray(data25)){
-var valid11 = true;
-const len3 = data25.length;
-for(let i3=0; i3<len3; i3++){
-let data26 = data25[i3];
+if(data24.kinds !== undefined){
+let data26 = data24.kinds;
 const _errs58 = errors;
-if(typeof data26 !== "string"){
+if(errors === _errs58){
+if(Array.isArray(data26)){
+var valid11 = true;
+const len3 = data26.length;
+for(let i3=0; i3<len3; i3++){
+let data27 = data26[i3];
+const _errs60 = errors;
+if(typeof data27 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy/kinds/" + i3,schemaPath:"#/properties/suspendedBy/oneOf/0/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!(((data26 === "approval") || (data26 === "input")) || (data26 === "agent"))){
+if(!(((data27 === "approval") || (data27 === "input")) || (data27 === "agent"))){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy/kinds/" + i3,schemaPath:"#/properties/suspendedBy/oneOf/0/properties/kinds/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.suspendedBy.oneOf[0].properties.kinds.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid11 = _errs58 === errors;
+var valid11 = _errs60 === errors;
 if(!valid11){
 break;
 }
@@ -3811,7 +3847,7 @@ validate20.errors = [{instancePath:instancePath+"/suspendedBy/kinds",schemaPath:
 return false;
 }
 }
-var valid10 = _errs56 === errors;
+var valid10 = _errs58 === errors;
 }
 else {
 var valid10 = true;
@@ -3828,55 +3864,55 @@ return false;
 var props3 = true;
 }
 else if(tag0 === "predicate"){
-const _errs60 = errors;
-if(errors === _errs60){
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+const _errs62 = errors;
+if(errors === _errs62){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing5;
-if(((data23.type === undefined) && (missing5 = "type")) || ((data23.predicates === undefined) && (missing5 = "predicates"))){
+if(((data24.type === undefined) && (missing5 = "type")) || ((data24.predicates === undefined) && (missing5 = "predicates"))){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/1/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
 return false;
 }
 else {
-const _errs62 = errors;
-for(const key4 in data23){
+const _errs64 = errors;
+for(const key4 in data24){
 if(!((key4 === "type") || (key4 === "predicates"))){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs62 === errors){
-if(data23.type !== undefined){
-let data27 = data23.type;
-const _errs63 = errors;
-if(typeof data27 !== "string"){
+if(_errs64 === errors){
+if(data24.type !== undefined){
+let data28 = data24.type;
+const _errs65 = errors;
+if(typeof data28 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("predicate" !== data27){
+if("predicate" !== data28){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "predicate"},message:"must be equal to constant"}];
 return false;
 }
-var valid13 = _errs63 === errors;
+var valid13 = _errs65 === errors;
 }
 else {
 var valid13 = true;
 }
 if(valid13){
-if(data23.predicates !== undefined){
-let data28 = data23.predicates;
-const _errs65 = errors;
-if(errors === _errs65){
-if(Array.isArray(data28)){
-var valid14 = true;
-const len4 = data28.length;
-for(let i4=0; i4<len4; i4++){
+if(data24.predicates !== undefined){
+let data29 = data24.predicates;
 const _errs67 = errors;
-if(typeof data28[i4] !== "string"){
+if(errors === _errs67){
+if(Array.isArray(data29)){
+var valid14 = true;
+const len4 = data29.length;
+for(let i4=0; i4<len4; i4++){
+const _errs69 = errors;
+if(typeof data29[i4] !== "string"){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy/predicates/" + i4,schemaPath:"#/properties/suspendedBy/oneOf/1/properties/predicates/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid14 = _errs67 === errors;
+var valid14 = _errs69 === errors;
 if(!valid14){
 break;
 }
@@ -3887,7 +3923,7 @@ validate20.errors = [{instancePath:instancePath+"/suspendedBy/predicates",schema
 return false;
 }
 }
-var valid13 = _errs65 === errors;
+var valid13 = _errs67 === errors;
 }
 else {
 var valid13 = true;
@@ -3906,31 +3942,31 @@ props3 = true;
 }
 }
 else if(tag0 === "checkpoint"){
-const _errs69 = errors;
-if(errors === _errs69){
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+const _errs71 = errors;
+if(errors === _errs71){
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing6;
-if((data23.type === undefined) && (missing6 = "type")){
+if((data24.type === undefined) && (missing6 = "type")){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/2/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
 return false;
 }
 else {
-const _errs71 = errors;
-for(const key5 in data23){
+const _errs73 = errors;
+for(const key5 in data24){
 if(!(key5 === "type")){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs71 === errors){
-if(data23.type !== undefined){
-let data30 = data23.type;
-if(typeof data30 !== "string"){
+if(_errs73 === errors){
+if(data24.type !== undefined){
+let data31 = data24.type;
+if(typeof data31 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("checkpoint" !== data30){
+if("checkpoint" !== data31){
 validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "checkpoint"},message:"must be equal to constant"}];
 return false;
 }
@@ -3962,31 +3998,31 @@ validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/pro
 return false;
 }
 }
-var valid0 = _errs48 === errors;
+var valid0 = _errs50 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.state !== undefined){
-const _errs74 = errors;
+const _errs76 = errors;
 if(!(validate22(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid0 = _errs74 === errors;
+var valid0 = _errs76 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.metadata !== undefined){
-let data32 = data.metadata;
-const _errs75 = errors;
-if(errors === _errs75){
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key6 in data32){
+let data33 = data.metadata;
 const _errs77 = errors;
+if(errors === _errs77){
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+for(const key6 in data33){
+const _errs79 = errors;
 if(typeof key6 !== "string"){
 const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
 if(vErrors === null){
@@ -3997,7 +4033,7 @@ vErrors.push(err0);
 }
 errors++;
 }
-var valid17 = _errs77 === errors;
+var valid17 = _errs79 === errors;
 if(!valid17){
 const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
 if(vErrors === null){
@@ -4013,13 +4049,13 @@ break;
 }
 }
 if(valid17){
-for(const key7 in data32){
-const _errs80 = errors;
-if(!(validate22(data32[key7], {instancePath:instancePath+"/metadata/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data32,parentDataProperty:key7,rootData,dynamicAnchors}))){
+for(const key7 in data33){
+const _errs82 = errors;
+if(!(validate22(data33[key7], {instancePath:instancePath+"/metadata/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data33,parentDataProperty:key7,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid18 = _errs80 === errors;
+var valid18 = _errs82 === errors;
 if(!valid18){
 break;
 }
@@ -4031,26 +4067,26 @@ validate20.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs75 === errors;
+var valid0 = _errs77 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.decisions !== undefined){
-let data34 = data.decisions;
-const _errs81 = errors;
-if(errors === _errs81){
-if(Array.isArray(data34)){
-var valid19 = true;
-const len5 = data34.length;
-for(let i5=0; i5<len5; i5++){
+let data35 = data.decisions;
 const _errs83 = errors;
-if(!(validate50(data34[i5], {instancePath:instancePath+"/decisions/" + i5,parentData:data34,parentDataProperty:i5,rootData,dynamicAnchors}))){
+if(errors === _errs83){
+if(Array.isArray(data35)){
+var valid19 = true;
+const len5 = data35.length;
+for(let i5=0; i5<len5; i5++){
+const _errs85 = errors;
+if(!(validate50(data35[i5], {instancePath:instancePath+"/decisions/" + i5,parentData:data35,parentDataProperty:i5,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
 errors = vErrors.length;
 }
-var valid19 = _errs83 === errors;
+var valid19 = _errs85 === errors;
 if(!valid19){
 break;
 }
@@ -4061,19 +4097,19 @@ validate20.errors = [{instancePath:instancePath+"/decisions",schemaPath:"#/prope
 return false;
 }
 }
-var valid0 = _errs81 === errors;
+var valid0 = _errs83 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.createdAt !== undefined){
-let data36 = data.createdAt;
-const _errs84 = errors;
-if(errors === _errs84){
-if(errors === _errs84){
-if(typeof data36 === "string"){
-if(!pattern4.test(data36)){
+let data37 = data.createdAt;
+const _errs86 = errors;
+if(errors === _errs86){
+if(errors === _errs86){
+if(typeof data37 === "string"){
+if(!pattern4.test(data37)){
 validate20.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},message:"must match pattern \""+"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"+"\""}];
 return false;
 }
@@ -4084,53 +4120,41 @@ return false;
 }
 }
 }
-var valid0 = _errs84 === errors;
+var valid0 = _errs86 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.seal !== undefined){
-let data37 = data.seal;
-const _errs86 = errors;
-if(errors === _errs86){
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+let data38 = data.seal;
+const _errs88 = errors;
+if(errors === _errs88){
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
 let missing7;
-if(((data37.alg === undefined) && (missing7 = "alg")) || ((data37.mac === undefined) && (missing7 = "mac"))){
+if(((data38.alg === undefined) && (missing7 = "alg")) || ((data38.mac === undefined) && (missing7 = "mac"))){
 validate20.errors = [{instancePath:instancePath+"/seal",schemaPath:"#/properties/seal/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
 return false;
 }
 else {
-const _errs88 = errors;
-for(const key8 in data37){
+const _errs90 = errors;
+for(const key8 in data38){
 if(!(((key8 === "alg") || (key8 === "keyId")) || (key8 === "mac"))){
 validate20.errors = [{instancePath:instancePath+"/seal",schemaPath:"#/properties/seal/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs88 === errors){
-if(data37.alg !== undefined){
-let data38 = data37.alg;
-const _errs89 = errors;
-if(typeof data38 !== "string"){
+if(_errs90 === errors){
+if(data38.alg !== undefined){
+let data39 = data38.alg;
+const _errs91 = errors;
+if(typeof data39 !== "string"){
 validate20.errors = [{instancePath:instancePath+"/seal/alg",schemaPath:"#/properties/seal/properties/alg/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("HMAC-SHA256" !== data38){
+if("HMAC-SHA256" !== data39){
 validate20.errors = [{instancePath:instancePath+"/seal/alg",schemaPath:"#/properties/seal/properties/alg/const",keyword:"const",params:{allowedValue: "HMAC-SHA256"},message:"must be equal to constant"}];
-return false;
-}
-var valid20 = _errs89 === errors;
-}
-else {
-var valid20 = true;
-}
-if(valid20){
-if(data37.keyId !== undefined){
-const _errs91 = errors;
-if(typeof data37.keyId !== "string"){
-validate20.errors = [{instancePath:instancePath+"/seal/keyId",schemaPath:"#/properties/seal/properties/keyId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid20 = _errs91 === errors;
@@ -4139,12 +4163,24 @@ else {
 var valid20 = true;
 }
 if(valid20){
-if(data37.mac !== undefined){
-let data40 = data37.mac;
+if(data38.keyId !== undefined){
 const _errs93 = errors;
-if(errors === _errs93){
-if(typeof data40 === "string"){
-if(data40.length < 1){
+if(typeof data38.keyId !== "string"){
+validate20.errors = [{instancePath:instancePath+"/seal/keyId",schemaPath:"#/properties/seal/properties/keyId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid20 = _errs93 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data38.mac !== undefined){
+let data41 = data38.mac;
+const _errs95 = errors;
+if(errors === _errs95){
+if(typeof data41 === "string"){
+if(data41.length < 1){
 validate20.errors = [{instancePath:instancePath+"/seal/mac",schemaPath:"#/properties/seal/properties/mac/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -4154,7 +4190,7 @@ validate20.errors = [{instancePath:instancePath+"/seal/mac",schemaPath:"#/proper
 return false;
 }
 }
-var valid20 = _errs93 === errors;
+var valid20 = _errs95 === errors;
 }
 else {
 var valid20 = true;
@@ -4169,7 +4205,7 @@ validate20.errors = [{instancePath:instancePath+"/seal",schemaPath:"#/properties
 return false;
 }
 }
-var valid0 = _errs86 === errors;
+var valid0 = _errs88 === errors;
 }
 else {
 var valid0 = true;
@@ -4659,5 +4695,5 @@ return errors === 0;
 validate55.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-export const CONTINUATION_HINTS = {"members":{"#/required":[{"format":"string","version":"number","id":"string","runId":"string","agent":"object","messages":"array","pending":"array","done":"array","step":"number","usage":"object","suspendedBy":"object","state":"string","metadata":"object","decisions":"array","createdAt":"string","seal":"object"},{"inputTokens":"number","outputTokens":"number","totalTokens":"number"},{"actionId":"string","type":"string","toolName":"string","toolCallId":"string","at":"string","by":"string","reason":"string","args":"string","editedArgs":"string","value":"string"}],"#/additionalProperties":[{"format":"string","version":"number","id":"string","runId":"string","agent":"object","messages":"array","pending":"array","done":"array","step":"number","usage":"object","suspendedBy":"object","state":"string","metadata":"object","decisions":"array","createdAt":"string","seal":"object"},{"inputTokens":"number","outputTokens":"number","totalTokens":"number"},{"actionId":"string","type":"string","toolName":"string","toolCallId":"string","at":"string","by":"string","reason":"string","args":"string","editedArgs":"string","value":"string"}],"#/properties/agent/required":[{"name":"string","framework":"string","fingerprint":"string"}],"#/properties/agent/additionalProperties":[{"name":"string","framework":"string","fingerprint":"string"}],"#/properties/done/items/required":[{"toolCallId":"string","toolName":"string","output":"string","isError":"boolean"}],"#/properties/done/items/additionalProperties":[{"toolCallId":"string","toolName":"string","output":"string","isError":"boolean"}],"#/properties/suspendedBy/oneOf/0/required":[{"type":"string","kinds":"array"}],"#/properties/suspendedBy/oneOf/0/additionalProperties":[{"type":"string","kinds":"array"}],"#/properties/suspendedBy/oneOf/1/required":[{"type":"string","predicates":"array"}],"#/properties/suspendedBy/oneOf/1/additionalProperties":[{"type":"string","predicates":"array"}],"#/properties/suspendedBy/oneOf/2/required":[{"type":"string"}],"#/properties/suspendedBy/oneOf/2/additionalProperties":[{"type":"string"}],"#/properties/seal/required":[{"alg":"string","keyId":"string","mac":"string"}],"#/properties/seal/additionalProperties":[{"alg":"string","keyId":"string","mac":"string"}],"#/oneOf/0/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/0/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","request":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","request":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/required":[{"type":"string","image":"string","mediaType":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/additionalProperties":[{"type":"string","image":"string","mediaType":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/required":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/additionalProperties":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","child":"object","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string"}],"#/oneOf/2/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","child":"object","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/required":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/additionalProperties":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/required":[{"type":"string","toolCallId":"string","toolName":"string","args":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/additionalProperties":[{"type":"string","toolCallId":"string","toolName":"string","args":"string","providerMetadata":"object"}],"#/oneOf/3/required":[{"role":"string","content":"array","providerMetadata":"object"}],"#/oneOf/3/additionalProperties":[{"role":"string","content":"array","providerMetadata":"object"}],"#/oneOf/3/properties/content/items/required":[{"type":"string","toolCallId":"string","toolName":"string","output":"string","isError":"boolean","providerMetadata":"object"}],"#/oneOf/3/properties/content/items/additionalProperties":[{"type":"string","toolCallId":"string","toolName":"string","output":"string","isError":"boolean","providerMetadata":"object"}]},"options":{"#/properties/suspendedBy/discriminator type":["actions","predicate","checkpoint"],"#/discriminator role":["system","user","assistant","tool"],"#/oneOf/1/properties/content/anyOf/1/items/discriminator type":["text","image","file"],"#/oneOf/2/properties/content/anyOf/1/items/discriminator type":["text","file","reasoning","tool-call"],"#/discriminator kind":["approval","input","agent"]}};
+export const CONTINUATION_HINTS = {"members":{"#/required":[{"format":"string","version":"number","id":"string","runId":"string","agent":"object","messages":"array","pending":"array","done":"array","step":"number","usage":"object","suspendedBy":"object","state":"string","metadata":"object","decisions":"array","createdAt":"string","seal":"object"},{"inputTokens":"number","outputTokens":"number","totalTokens":"number"},{"actionId":"string","type":"string","toolName":"string","toolCallId":"string","at":"string","by":"string","reason":"string","args":"string","editedArgs":"string","value":"string"}],"#/additionalProperties":[{"format":"string","version":"number","id":"string","runId":"string","agent":"object","messages":"array","pending":"array","done":"array","step":"number","usage":"object","suspendedBy":"object","state":"string","metadata":"object","decisions":"array","createdAt":"string","seal":"object"},{"inputTokens":"number","outputTokens":"number","totalTokens":"number"},{"actionId":"string","type":"string","toolName":"string","toolCallId":"string","at":"string","by":"string","reason":"string","args":"string","editedArgs":"string","value":"string"}],"#/properties/agent/required":[{"name":"string","framework":"string","fingerprint":"string"}],"#/properties/agent/additionalProperties":[{"name":"string","framework":"string","fingerprint":"string"}],"#/properties/done/items/required":[{"toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean"}],"#/properties/done/items/additionalProperties":[{"toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean"}],"#/properties/suspendedBy/oneOf/0/required":[{"type":"string","kinds":"array"}],"#/properties/suspendedBy/oneOf/0/additionalProperties":[{"type":"string","kinds":"array"}],"#/properties/suspendedBy/oneOf/1/required":[{"type":"string","predicates":"array"}],"#/properties/suspendedBy/oneOf/1/additionalProperties":[{"type":"string","predicates":"array"}],"#/properties/suspendedBy/oneOf/2/required":[{"type":"string"}],"#/properties/suspendedBy/oneOf/2/additionalProperties":[{"type":"string"}],"#/properties/seal/required":[{"alg":"string","keyId":"string","mac":"string"}],"#/properties/seal/additionalProperties":[{"alg":"string","keyId":"string","mac":"string"}],"#/oneOf/0/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/0/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","request":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","request":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/required":[{"type":"string","image":"string","mediaType":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/additionalProperties":[{"type":"string","image":"string","mediaType":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/required":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/additionalProperties":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","child":"object","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string"}],"#/oneOf/2/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","child":"object","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/required":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/additionalProperties":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/required":[{"type":"string","toolCallId":"string","toolName":"string","args":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/additionalProperties":[{"type":"string","toolCallId":"string","toolName":"string","args":"string","providerMetadata":"object"}],"#/oneOf/3/required":[{"role":"string","content":"array","providerMetadata":"object"}],"#/oneOf/3/additionalProperties":[{"role":"string","content":"array","providerMetadata":"object"}],"#/oneOf/3/properties/content/items/required":[{"type":"string","toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean","providerMetadata":"object"}],"#/oneOf/3/properties/content/items/additionalProperties":[{"type":"string","toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean","providerMetadata":"object"}]},"options":{"#/properties/suspendedBy/discriminator type":["actions","predicate","checkpoint"],"#/discriminator role":["system","user","assistant","tool"],"#/oneOf/1/properties/content/anyOf/1/items/discriminator type":["text","image","file"],"#/oneOf/2/properties/content/anyOf/1/items/discriminator type":["text","file","reasoning","tool-call"],"#/discriminator kind":["approval","input","agent"]}};
 export const DECISION_HINTS = {"members":{"#/oneOf/0/required":[{"type":"string","args":"string","by":"string","reason":"string"}],"#/oneOf/0/additionalProperties":[{"type":"string","args":"string","by":"string","reason":"string"}],"#/oneOf/1/required":[{"type":"string","reason":"string","by":"string"}],"#/oneOf/1/additionalProperties":[{"type":"string","reason":"string","by":"string"}],"#/oneOf/2/required":[{"type":"string","value":"string","by":"string"}],"#/oneOf/2/additionalProperties":[{"type":"string","value":"string","by":"string"}]},"options":{"#/discriminator type":["approve","reject","input"]}};

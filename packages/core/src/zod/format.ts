@@ -13,7 +13,7 @@ import {
   type Usage,
 } from '../format/format';
 import { jsonObjectSchema, jsonValueSchema } from './json';
-import { messageSchema } from './messages';
+import { messageSchema, rejectedSchema } from './messages';
 
 const nonNegativeInt = z.number().int().nonnegative();
 
@@ -87,6 +87,7 @@ export const continuationSchema: z.ZodType<Continuation> = z
           toolName: z.string().min(1),
           output: jsonValueSchema,
           isError: z.boolean().optional(),
+          rejected: rejectedSchema,
         })
         .strict(),
     ),

@@ -56,7 +56,16 @@ export const toolCallPartSchema = z
   })
   .strict();
 
-/** The outcome of a tool call, sent back to the model. */
+/**
+ * Present, and `true`, only on the result of a call a human rejected (the call did not run):
+ * `false` is refused rather than read as a second way to say "not rejected".
+ */
+export const rejectedSchema = z.literal(true).optional();
+
+/**
+ * The outcome of a tool call, sent back to the model. A call a human rejected has an error result
+ * (the core's rejection text) marked `rejected`.
+ */
 export const toolResultPartSchema = z
   .object({
     type: z.literal('tool-result'),
@@ -64,6 +73,7 @@ export const toolResultPartSchema = z
     toolName: z.string().min(1),
     output: jsonValueSchema,
     isError: z.boolean().optional(),
+    rejected: rejectedSchema,
     providerMetadata,
   })
   .strict();
