@@ -3,13 +3,32 @@
  * agent bound to the posted chat (see {@link chatAgent}), and refusals answered with a status and
  * a message the client shows (`DefaultChatTransport` throws the body text as the chat's error).
  */
-import { isContinuationError, type Runtime } from '@agent-continuations/core';
+import { ContinuationError, isContinuationError, type Runtime } from '@agent-continuations/core';
 import { createAgentUIStreamResponse, TypeValidationError, type UIMessage } from 'ai';
 import { type ChatBinding, chatAgent } from './chat';
 import type { VercelContinuableAgent } from './types';
 
+/**
+ * The options of `createAgentUIStreamResponse` that shape the stream and the response, passed on
+ * as given: `onFinish` (to save the chat's messages), `messageMetadata`, `generateMessageId`,
+ * `sendReasoning`, `sendStart`, `sendFinish`, `onError`, `headers`, `status`, `keepAliveMs`,
+ * `consumeSseStream`. The route sets the agent and the messages itself; `sendSources: true` is
+ * refused (a run streams no sources).
+ */
+export type ChatStreamOptions = Omit<
+  Parameters<typeof createAgentUIStreamResponse>[0],
+  | 'agent'
+  | 'uiMessages'
+  | 'originalMessages'
+  | 'options'
+  | 'abortSignal'
+  | 'timeout'
+  | 'experimental_transform'
+  | 'onStepFinish'
+>;
+
 /** Options of {@link chatRoute}. */
-export interface ChatRouteOptions<Output, CallOptions> {
+export interface ChatRouteOptions<Output, CallOptions> extends ChatStreamOptions {
   /** The agent (one of the runtime's, by its name). */
   agent: VercelContinuableAgent<Output, CallOptions>;
   /** Who posts, from your auth: a user's chat suspensions are found for that user only. */
@@ -18,8 +37,19 @@ export interface ChatRouteOptions<Output, CallOptions> {
   ) => Pick<ChatBinding, 'user' | 'by'> | Promise<Pick<ChatBinding, 'user' | 'by'>>;
   /** A new user message while approvals wait (see {@link ChatBinding.onNewMessage}). */
   onNewMessage?: ChatBinding['onNewMessage'];
-  /** The error text the client sees for a failure during the stream; the SDK's default hides details. */
-  onError?: (error: unknown) => string;
+  /**
+   * Called once the response's stream ends, as the SDK's own: `messages` is the whole chat with
+   * the response in it (after a resumed approval, the same assistant message, continued),
+   * `responseMessage` that message, `isContinuation` true when it continued the last one.
+   *
+   * @example
+   * ```ts
+   * chatRoute(runtime, { agent, onFinish: ({ chatId, messages }) => saveChat(chatId, messages) });
+   * ```
+   */
+  onFinish?: (
+    event: Parameters<NonNullable<ChatStreamOptions['onFinish']>>[0] & { chatId: string },
+  ) => PromiseLike<void> | void;
 }
 
 /**
@@ -28,12 +58,15 @@ export interface ChatRouteOptions<Output, CallOptions> {
  * once. A post for approvals already decided (a second tab, the console, a signed link) gets 409,
  * one for a chat or user that has no such suspension 404, a malformed body 400; nothing runs.
  *
+ * The other options are those of `createAgentUIStreamResponse` ({@link ChatStreamOptions}).
+ *
  * @example
  * ```ts
  * // app/api/chat/route.ts
  * export const POST = chatRoute(runtime, {
  *   agent,
  *   context: async (request) => ({ user: (await auth(request)).userId }),
+ *   onFinish: ({ chatId, messages }) => saveChat(chatId, messages),
  * });
  * ```
  */
@@ -41,6 +74,13 @@ export function chatRoute<Output, CallOptions>(
   runtime: Runtime,
   options: ChatRouteOptions<Output, CallOptions>,
 ): (request: Request) => Promise<Response> {
+  const { agent, context, onNewMessage, onFinish, ...streamOptions } = options;
+  if (streamOptions.sendSources === true) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      'chatRoute() cannot honour sendSources: a continuable run streams no source parts.',
+    );
+  }
   return async (request) => {
     const body = (await request.json().catch(() => undefined)) as
       | { id?: unknown; messages?: unknown }
@@ -48,16 +88,14 @@ export function chatRoute<Output, CallOptions>(
     if (typeof body?.id !== 'string' || body.id.length === 0 || !Array.isArray(body.messages)) {
       return refusal(400, 'The body must be { id, messages } as useChat posts it.');
     }
-    const who = (await options.context?.(request)) ?? {};
+    const chat = body.id;
+    const who = (await context?.(request)) ?? {};
     try {
       return await createAgentUIStreamResponse({
-        agent: chatAgent(runtime, options.agent, {
-          chat: body.id,
-          ...who,
-          ...(options.onNewMessage ? { onNewMessage: options.onNewMessage } : {}),
-        }),
+        ...streamOptions,
+        agent: chatAgent(runtime, agent, { chat, ...who, ...(onNewMessage ? { onNewMessage } : {}) }),
         uiMessages: body.messages as UIMessage[],
-        ...(options.onError ? { onError: options.onError } : {}),
+        ...(onFinish ? { onFinish: (event) => onFinish({ ...event, chatId: chat }) } : {}),
       });
     } catch (error) {
       const status = statusOf(error);

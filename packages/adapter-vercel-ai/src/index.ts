@@ -4,7 +4,7 @@
  * sub-agents and predicates; resume from JSON in any process.
  */
 export { type ChatBinding, chatAgent, SUPERSEDED_REASON } from './chat';
-export { type ChatRouteOptions, chatRoute } from './chat-route';
+export { type ChatRouteOptions, type ChatStreamOptions, chatRoute } from './chat-route';
 export { continuable } from './continuable';
 export { AI_SDK_KEY, toModelMessage, toModelMessages, toNeutralMessage, toNeutralMessages } from './messages';
 export type { ContinuableGenerateResult, ContinuableStream } from './sdk-results';
@@ -29,5 +29,6 @@ export {
   decisionsFromUIMessages,
   toUIMessageStream,
   toUIMessageStreamResponse,
+  type UIStreamBoundary,
   type UIStreamOptions,
 } from './ui-stream';

@@ -23,7 +23,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { type Tool, ToolLoopAgent, tool, type UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentTool, chatRoute, continuable, SUPERSEDED_REASON } from '../src/index';
+import { agentTool, type ChatRouteOptions, chatRoute, continuable, SUPERSEDED_REASON } from '../src/index';
 import { serveRoute, TestChat } from './support/chat-client';
 
 let server: ScriptedOpenAIServer;
@@ -90,7 +90,7 @@ function agents(ran: string[]) {
 
 async function app(
   name: 'bank' | 'orchestrator' | 'top',
-  options: { onNewMessage?: 'reject' | 'keep' } = {},
+  options: Omit<ChatRouteOptions<unknown, never>, 'agent'> = {},
 ) {
   const ran: string[] = [];
   const all = agents(ran);
@@ -253,6 +253,64 @@ describe('approvals in a chat, route and client unchanged', () => {
     await click(victim, approval, true);
     expect(ran).toEqual(['transfer:Bob:500']);
     await route.close();
+  });
+});
+
+describe('the chat saved as the AI SDK docs save it (onFinish)', () => {
+  it('gets the whole chat after each post: the approval, then the same assistant message continued', async () => {
+    const saved = new Map<string, UIMessage[]>();
+    const finished: Array<{ isContinuation: boolean; responseId: string }> = [];
+    const { ran, route, tab } = await app('orchestrator', {
+      onFinish: ({ chatId, messages, isContinuation, responseMessage }) => {
+        saved.set(chatId, messages);
+        finished.push({ isContinuation, responseId: responseMessage.id });
+      },
+      messageMetadata: ({ part }) => (part.type === 'start' ? { from: 'route' } : undefined),
+    });
+    const chat = tab('saved-1');
+    const approval = await ask(chat, 'Pay Bob 500');
+    const first = saved.get('saved-1')!;
+    expect(first.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(first[1]!.parts.find((part) => 'toolCallId' in part)).toMatchObject({
+      type: 'tool-payments',
+      state: 'approval-requested',
+      approval: { id: approval },
+    });
+    expect(first[1]!.metadata).toEqual({ from: 'route' });
+    // The page is reloaded from what onFinish saved, and the approval is clicked there.
+    const reloaded = tab('saved-1', saved.get('saved-1'));
+    await click(reloaded, approval, true);
+    expect(ran).toEqual(['pay:Bob:500']);
+    const after = saved.get('saved-1')!;
+    expect(after.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(after[1]!.id).toBe(first[1]!.id);
+    expect(after[1]!.parts.find((part) => 'toolCallId' in part)).toMatchObject({
+      type: 'tool-payments',
+      state: 'output-available',
+      approval: { id: approval, approved: true },
+    });
+    expect(JSON.stringify(after[1]!.parts.at(-1))).toMatch(/payments says: .*pay says: .*sent/);
+    expect(after).toEqual(reloaded.messages);
+    expect(finished).toEqual([
+      { isContinuation: false, responseId: first[1]!.id },
+      { isContinuation: true, responseId: first[1]!.id },
+    ]);
+    await route.close();
+  });
+
+  it('is not called for a refused post, and sendSources is refused when the route is made', async () => {
+    const calls: string[] = [];
+    const { route, tab } = await app('bank', { onFinish: ({ chatId }) => void calls.push(chatId) });
+    const victim = tab('refused-1');
+    const approval = await ask(victim, 'Send 500 EUR to Bob');
+    const forger = tab('refused-2', JSON.parse(JSON.stringify(victim.messages)));
+    await click(forger, approval, true);
+    expect(route.statuses).toEqual([200, 404]);
+    expect(calls).toEqual(['refused-1']);
+    await route.close();
+    const bank = agents([]).bank;
+    const runtime = createRuntime({ agents: [bank as unknown as RuntimeAgent], store: createMemoryStore() });
+    expect(() => chatRoute(runtime, { agent: bank, sendSources: true })).toThrow(/sendSources/);
   });
 });
 
