@@ -23,7 +23,14 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { type Tool, ToolLoopAgent, tool, type UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentTool, type ChatRouteOptions, chatRoute, continuable, SUPERSEDED_REASON } from '../src/index';
+import {
+  agentTool,
+  type ChatRouteOptions,
+  type ContinuableOptions,
+  chatRoute,
+  continuable,
+  SUPERSEDED_REASON,
+} from '../src/index';
 import { serveRoute, TestChat } from './support/chat-client';
 
 let server: ScriptedOpenAIServer;
@@ -66,7 +73,7 @@ afterAll(async () => {
 const provider = () => createOpenAI({ baseURL: server.baseURL, apiKey: 'test' });
 
 /** The agents of the app: a flat one, and depth 2 and 3 chains to a payer whose payments need approval. */
-function agents(ran: string[]) {
+function agents(ran: string[], policies?: ContinuableOptions['policies']) {
   const money = (label: string) =>
     tool({
       description: 'Move money',
@@ -78,7 +85,10 @@ function agents(ran: string[]) {
       },
     });
   const agent = (name: string, tools: Record<string, Tool>) =>
-    continuable(new ToolLoopAgent({ model: provider().chat(name), tools, maxRetries: 0 }), { name });
+    continuable(new ToolLoopAgent({ model: provider().chat(name), tools, maxRetries: 0 }), {
+      name,
+      ...(policies && name === 'bank' ? { policies } : {}),
+    });
   const payer = agent('payer', { pay: money('pay') });
   const finance = agent('finance', { payments: agentTool(payer, { description: 'Pays' }) });
   return {
@@ -91,9 +101,10 @@ function agents(ran: string[]) {
 async function app(
   name: 'bank' | 'orchestrator' | 'top',
   options: Omit<ChatRouteOptions<unknown, never>, 'agent'> = {},
+  policies?: ContinuableOptions['policies'],
 ) {
   const ran: string[] = [];
-  const all = agents(ran);
+  const all = agents(ran, policies);
   const store: ContinuationStore = createMemoryStore();
   // The runtime's agent type reads a stream input of neutral messages; chatAgent streams AI SDK ones.
   const runtime: Runtime = createRuntime({ agents: [all[name] as unknown as RuntimeAgent], store });
@@ -253,6 +264,45 @@ describe('approvals in a chat, route and client unchanged', () => {
     await click(victim, approval, true);
     expect(ran).toEqual(['transfer:Bob:500']);
     await route.close();
+  });
+});
+
+describe("an action's policy", () => {
+  it('a decision the policy forbids gets 403 with the reason, runs nothing, and leaves the approval waiting', async () => {
+    const { ran, route, tab, suspended } = await app(
+      'bank',
+      {},
+      { transfer: { allowedDecisions: ['reject'] } },
+    );
+    const chat = tab('policy-1');
+    const approval = await ask(chat, 'Send 500 EUR to Bob');
+    const before = JSON.parse(JSON.stringify(chat.messages));
+    await click(chat, approval, true);
+    expect(chat.status).toBe('error');
+    expect(chat.error?.message).toBe(
+      `Action "${approval}" does not allow the decision "approve" (allowed: reject).`,
+    );
+    expect(route.statuses).toEqual([200, 403]);
+    expect(ran).toEqual([]);
+    expect(await suspended('policy-1')).toHaveLength(1);
+    // The decision it allows still goes through, once.
+    const again = tab('policy-1', before);
+    await click(again, approval, false, 'over the limit');
+    expect(again.status).toBe('ready');
+    expect(route.statuses).toEqual([200, 403, 200]);
+    expect(lastText(again)).toMatch(/A human rejected this tool call: over the limit/);
+    expect(ran).toEqual([]);
+    expect(await suspended('policy-1')).toHaveLength(0);
+    await route.close();
+  });
+
+  it('a policy for a tool the agent does not have is refused', () => {
+    expect(() =>
+      continuable(new ToolLoopAgent({ model: provider().chat('bank'), tools: {} }), {
+        name: 'bank',
+        policies: { transfer: { allowedDecisions: ['reject'] } },
+      }),
+    ).toThrow(/policies for tools the agent does not have: transfer/);
   });
 });
 
