@@ -4,13 +4,19 @@
  * a message the client shows (`DefaultChatTransport` throws the body text as the chat's error).
  */
 import { ContinuationError, isContinuationError, type Runtime } from '@agent-continuations/core';
-import { createAgentUIStreamResponse, TypeValidationError, type UIMessage } from 'ai';
+import {
+  createAgentUIStreamResponse,
+  type ToolSet,
+  TypeValidationError,
+  type UIMessage,
+  type UIMessageStreamOnFinishCallback,
+} from 'ai';
 import { type ChatBinding, chatAgent } from './chat';
 import type { VercelContinuableAgent } from './types';
 
 /**
  * The options of `createAgentUIStreamResponse` that shape the stream and the response, passed on
- * as given: `onFinish` (to save the chat's messages), `messageMetadata`, `generateMessageId`,
+ * as given: `messageMetadata`, `generateMessageId`,
  * `sendReasoning`, `sendStart`, `sendFinish`, `onError`, `headers`, `status`, `keepAliveMs`,
  * `consumeSseStream`. The route sets the agent and the messages itself; `sendSources: true` is
  * refused (a run streams no sources).
@@ -25,6 +31,7 @@ export type ChatStreamOptions = Omit<
   | 'timeout'
   | 'experimental_transform'
   | 'onStepFinish'
+  | 'onFinish'
 >;
 
 /** Options of {@link chatRoute}. */
@@ -48,7 +55,7 @@ export interface ChatRouteOptions<Output, CallOptions> extends ChatStreamOptions
    * ```
    */
   onFinish?: (
-    event: Parameters<NonNullable<ChatStreamOptions['onFinish']>>[0] & { chatId: string },
+    event: Parameters<UIMessageStreamOnFinishCallback<UIMessage>>[0] & { chatId: string },
   ) => PromiseLike<void> | void;
 }
 
@@ -92,7 +99,7 @@ export function chatRoute<Output, CallOptions>(
     const chat = body.id;
     const who = (await context?.(request)) ?? {};
     try {
-      return await createAgentUIStreamResponse({
+      return await createAgentUIStreamResponse<CallOptions | undefined, ToolSet, never>({
         ...streamOptions,
         agent: chatAgent(runtime, agent, { chat, ...who, ...(onNewMessage ? { onNewMessage } : {}) }),
         uiMessages: body.messages as UIMessage[],
