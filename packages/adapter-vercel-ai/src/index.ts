@@ -6,6 +6,7 @@
 export { type ChatBinding, chatAgent, SUPERSEDED_REASON } from './chat';
 export { type ChatRouteOptions, type ChatStreamOptions, chatRoute } from './chat-route';
 export { continuable } from './continuable';
+export { continuationDataSchema } from './continuation-data-schema';
 export { AI_SDK_KEY, toModelMessage, toModelMessages, toNeutralMessage, toNeutralMessages } from './messages';
 export type { ContinuableGenerateResult, ContinuableStream } from './sdk-results';
 export { type AgentToolOptions, agentTool, getToolContext } from './tools';

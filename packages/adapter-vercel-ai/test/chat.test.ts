@@ -20,7 +20,7 @@ import {
   startScriptedOpenAIServer,
 } from '@agent-continuations/testing';
 import { createOpenAI } from '@ai-sdk/openai';
-import { type Tool, ToolLoopAgent, tool, type UIMessage } from 'ai';
+import { type Tool, ToolLoopAgent, tool, type UIMessage, validateUIMessages } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -29,6 +29,7 @@ import {
   type ContinuableOptions,
   chatRoute,
   continuable,
+  continuationDataSchema,
   SUPERSEDED_REASON,
 } from '../src/index';
 import { serveRoute, TestChat } from './support/chat-client';
@@ -260,6 +261,31 @@ describe('approvals in a chat, route and client unchanged', () => {
     // The owner still decides.
     await click(victim, approval, true);
     expect(ran).toEqual(['transfer:Bob:500']);
+    await route.close();
+  });
+});
+
+// Under ai@7, createAgentUIStreamResponse builds the UI stream from the run's stream parts, where the
+// continuation rides as a `custom` part, which dataSchemas do not cover.
+describe.skipIf(process.env.AI_SDK_LEG === '7')('validateUIMessages with the data parts of the app', () => {
+  it('passes the continuation part with continuationDataSchema, and refuses it without, or malformed', async () => {
+    const { route, tab } = await app('top');
+    const chat = tab('validate-1');
+    await ask(chat, 'Pay Bob 500');
+    const messages = JSON.parse(JSON.stringify(chat.messages)) as UIMessage[];
+    expect(messages[1]!.parts.some((part) => part.type === 'data-continuation')).toBe(true);
+    const weather = z.object({ city: z.string() });
+    await expect(validateUIMessages({ messages, dataSchemas: { weather } })).rejects.toThrow(/continuation/);
+    expect(
+      await validateUIMessages({ messages, dataSchemas: { weather, continuation: continuationDataSchema } }),
+    ).toEqual(messages);
+    const part = messages[1]!.parts.find((each) => each.type === 'data-continuation') as {
+      data: { actions: Array<{ kind: string }> };
+    };
+    part.data.actions[0]!.kind = 'payment';
+    await expect(
+      validateUIMessages({ messages, dataSchemas: { weather, continuation: continuationDataSchema } }),
+    ).rejects.toThrow(/actions\[0\] is not an action/);
     await route.close();
   });
 });
