@@ -20,13 +20,21 @@ import {
   startScriptedOpenAIServer,
 } from '@agent-continuations/testing';
 import { createOpenAI } from '@ai-sdk/openai';
-import { type Tool, ToolLoopAgent, tool, type UIMessage, validateUIMessages } from 'ai';
+import {
+  createAgentUIStreamResponse,
+  type Tool,
+  ToolLoopAgent,
+  tool,
+  type UIMessage,
+  validateUIMessages,
+} from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   agentTool,
   type ChatRouteOptions,
   type ContinuableOptions,
+  chatAgent,
   chatRoute,
   continuable,
   continuationDataSchema,
@@ -286,6 +294,50 @@ describe.skipIf(process.env.AI_SDK_LEG === '7')('validateUIMessages with the dat
     await expect(
       validateUIMessages({ messages, dataSchemas: { weather, continuation: continuationDataSchema } }),
     ).rejects.toThrow(/actions\[0\] is not an action/);
+    await route.close();
+  });
+});
+
+describe('chatAgent in createAgentUIStreamResponse', () => {
+  it("passes the call's options to the run, which its resume keeps; refuses a per-call step callback", async () => {
+    const ran: string[] = [];
+    const bank = continuable(
+      new ToolLoopAgent({
+        model: provider().chat('bank'),
+        callOptionsSchema: z.object({ tier: z.string() }),
+        prepareCall: ({ options, ...settings }) => ({ ...settings, instructions: `Tier: ${options.tier}` }),
+        tools: {
+          transfer: tool({
+            inputSchema: z.object({ to: z.string(), amount: z.number() }),
+            needsApproval: true,
+            execute: async ({ to }) => ran.push(to) && 'sent',
+          }),
+        },
+        maxRetries: 0,
+      }),
+      { name: 'bank' },
+    );
+    const runtime = createRuntime({ agents: [bank as unknown as RuntimeAgent], store: createMemoryStore() });
+    const route = await serveRoute(async (request) => {
+      const { id, messages } = await request.json();
+      return createAgentUIStreamResponse({
+        agent: chatAgent(runtime, bank, { chat: id }),
+        uiMessages: messages,
+        options: { tier: 'gold' },
+        ...(request.headers.get('x-step') ? { onStepFinish: () => {} } : {}),
+      });
+    });
+    const before = requestsOf('bank').length;
+    const chat = new TestChat(route.url, 'options-1');
+    await click(chat, await ask(chat, 'Send 500 EUR to Bob'), true);
+    expect(ran).toEqual(['Bob']);
+    const asked = requestsOf('bank').slice(before);
+    expect(asked).toHaveLength(2);
+    for (const body of asked) expect(body).toContain('Tier: gold');
+    const stepped = new TestChat(route.url, 'options-2', [], { 'x-step': '1' });
+    await stepped.sendMessage({ text: 'Send 500 EUR to Bob' });
+    expect(stepped.status).toBe('error');
+    expect(route.statuses.at(-1)).toBe(500);
     await route.close();
   });
 });
