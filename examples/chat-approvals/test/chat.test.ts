@@ -134,6 +134,15 @@ describe('a chat app with a nested approval', () => {
     const page = await open(context, `approve-${++chats}`);
     await ask(page);
     expect(transfers).toEqual([]);
+    // The nested approval names the sub-agent's call, the one it runs.
+    expect(await page.locator('[data-approval] span').textContent()).toBe(
+      'Approval needed: transfer {"to":"Bob","amount":500}',
+    );
+    // The README's picture of it; rewritten only when asked (UPDATE_SCREENSHOT=1).
+    const shot = await page.locator('main').screenshot({
+      ...(process.env.UPDATE_SCREENSHOT ? { path: join(root, 'screenshot.png') } : {}),
+    });
+    expect(shot.subarray(1, 4).toString()).toBe('PNG');
     await page.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => answer(page).textContent()).toMatch(/^payments says: .*transfer says: .*sent/);
     await page.locator('output[data-status="ready"]').waitFor({ state: 'attached' });
