@@ -151,12 +151,14 @@ describe('a chat app with a nested approval', () => {
     await context.close();
   });
 
-  it('two tabs approve the same approval: it runs once and the other tab says why', async () => {
+  it('two browsers approve the same approval at once: it runs once and the other says why', async () => {
     const context = await browser.newContext();
     const chat = `tabs-${++chats}`;
     const first = await open(context, chat);
     await ask(first);
-    const second = await open(context, chat);
+    // Another browser context (its own storage and connections), given the chat as the page saved it.
+    const elsewhere = await browser.newContext({ storageState: await context.storageState() });
+    const second = await open(elsewhere, chat);
     await second.locator('[data-approval]').waitFor();
     await Promise.all([
       first.getByRole('button', { name: 'Approve' }).click(),
@@ -171,6 +173,7 @@ describe('a chat app with a nested approval', () => {
     expect(transfers).toHaveLength(1);
     expect(statuses.sort()).toEqual([200, 200, 409]);
     await context.close();
+    await elsewhere.close();
   });
 
   it('the server process is killed between the question and the click: a new process resumes, the transfer runs once', async () => {
