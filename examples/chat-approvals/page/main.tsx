@@ -13,6 +13,14 @@ const chatId = new URLSearchParams(location.search).get('chat') ?? 'chat';
 const saved = `chat:${chatId}`;
 const initial = JSON.parse(localStorage.getItem(saved) ?? '[]') as UIMessage[];
 
+/** The actions of the `data-continuation` part a suspended run's message ends with, to show what each approval runs. */
+function actionsOf(message: UIMessage): Array<{ id: string; toolName: string; args?: unknown }> {
+  const part = [...message.parts].reverse().find((each) => each.type === 'data-continuation') as
+    | { data: { actions: Array<{ id: string; toolName: string; args?: unknown }> } }
+    | undefined;
+  return part?.data.actions ?? [];
+}
+
 function Chat() {
   const { messages, sendMessage, addToolApprovalResponse, status, error } = useChat({
     id: chatId,
@@ -34,9 +42,14 @@ function Chat() {
               if (!part.type.startsWith('tool-') || !('state' in part)) return null;
               if (part.state !== 'approval-requested' || !part.approval) return null;
               const id = part.approval.id;
+              // A sub-agent's call is named by the run's actions; the outer part holds the outer call.
+              const action = actionsOf(message).find((each) => each.id === id);
+              const asked = action
+                ? `${action.toolName} ${JSON.stringify(action.args)}`
+                : JSON.stringify(part.input);
               return (
                 <div key={key} data-approval={id}>
-                  <span>Approval needed: {JSON.stringify(part.input)}</span>
+                  <span>Approval needed: {asked}</span>
                   <button type="button" onClick={() => addToolApprovalResponse({ id, approved: true })}>
                     Approve
                   </button>

@@ -8,6 +8,6 @@ const app = await startChatApp({
   database: process.env.DATABASE ?? join(tmpdir(), 'chat-approvals.sqlite'),
   modelsURL: models.baseURL,
   port: Number(process.env.PORT ?? 3000),
-  onTransfer: (transfer) => console.log('transfer ran:', transfer),
+  onTransfer: (transfer) => console.log(`transfer ran: ${JSON.stringify(transfer)}`),
 });
 console.log(`Open ${app.url} and ask "Pay Bob 500".`);

@@ -313,7 +313,7 @@ describe('createAgentUIStreamResponse', () => {
     const calls = wrapped.model.calls.length;
     await expect(
       createAgentUIStreamResponse({ agent, uiMessages: [...uiMessages, answered] }),
-    ).rejects.toThrow(/approval responses for a suspended run.*continuationRefFromUIMessages/);
+    ).rejects.toThrow(/approval responses for a suspended run.*chatAgent\(runtime, agent, \{ chat: id \}\)/);
     expect(wrapped.model.calls).toHaveLength(calls);
     expect(wrapped.ran).toEqual([]);
   });

@@ -113,8 +113,8 @@ export function chatAgent<Output, CallOptions>(
   };
 
   /** A new run on `input`, its suspension saved under the chat. */
-  const start = (input: ModelMessage[]): AgentStream<unknown> => {
-    const inner = running.stream(input, { metadata }) as AgentStream<unknown>;
+  const start = (input: ModelMessage[], call: CallSettings<CallOptions>): AgentStream<unknown> => {
+    const inner = running.stream(input, { metadata, ...call }) as AgentStream<unknown>;
     const result = inner.result.then(async (done) => {
       if (done.status === 'suspended') await runtime.store.save(done.continuation);
       return done;
@@ -133,7 +133,10 @@ export function chatAgent<Output, CallOptions>(
   };
 
   /** Resume the suspension of this chat that the responses answer. */
-  const decide = async (responses: Responses): Promise<AgentStream<unknown>> => {
+  const decide = async (
+    responses: Responses,
+    signal: CallSettings['signal'],
+  ): Promise<AgentStream<unknown>> => {
     const answers = (actions: readonly Action[]) => actions.some((action) => answered(action, responses));
     const waiting = (await records('suspended')).find((stored) => answers(listActions(stored.continuation)));
     if (!waiting) {
@@ -148,7 +151,7 @@ export function chatAgent<Output, CallOptions>(
     return runtime.stream(
       waiting.id,
       (continuation) => decisionsOf(listActions(continuation), responses, decidedBy),
-      by === undefined ? {} : { owner: by },
+      { ...(by === undefined ? {} : { owner: by }), ...(signal ? { signal } : {}) },
     );
   };
 
@@ -180,6 +183,17 @@ export function chatAgent<Output, CallOptions>(
 
   const stream = async (parameters: SdkCallParameters<CallOptions>) => {
     checkCallParameters(parameters as Record<string, unknown>);
+    if (parameters.onStepFinish || (parameters as { onStepEnd?: unknown }).onStepEnd) {
+      throw new ContinuationError(
+        'INVALID_OPERATION',
+        'A chat-bound agent cannot take a per-call step callback: set onStepFinish on the agent itself.',
+      );
+    }
+    // Call options start a run; a resume goes on with those its continuation kept.
+    const call: CallSettings<CallOptions> = {
+      ...(parameters.options === undefined ? {} : { options: parameters.options }),
+      ...(parameters.abortSignal ? { signal: parameters.abortSignal } : {}),
+    };
     const input =
       'prompt' in parameters && parameters.prompt !== undefined
         ? parameters.prompt
@@ -188,8 +202,8 @@ export function chatAgent<Output, CallOptions>(
       typeof input === 'string' ? [{ role: 'user', content: input }] : [...input];
     const run =
       messages.at(-1)?.role === 'tool'
-        ? await decide(responsesOf(messages))
-        : start(await supersede(messages));
+        ? await decide(responsesOf(messages), call.signal)
+        : start(await supersede(messages), call);
     return sdk(run, 0);
   };
 
@@ -201,6 +215,12 @@ export function chatAgent<Output, CallOptions>(
         ? stream(input as unknown as SdkCallParameters<CallOptions>)
         : (running.stream as (input: unknown, options?: unknown) => unknown)(input, options),
   } as VercelContinuableAgent<Output, CallOptions>;
+}
+
+/** What one SDK-shaped call gives the run: its call options and abort signal. */
+interface CallSettings<CallOptions = unknown> {
+  options?: CallOptions;
+  signal?: AbortSignal;
 }
 
 /** What the chat's last turn answered: approval responses by approval id, tool outputs by call id. */

@@ -49,7 +49,7 @@ import {
 } from './sdk-results';
 import { checkCallParameters, checkSettings } from './settings';
 import { finishEvent, stepsOf, stopWhenPredicate } from './steps';
-import { toEngineTools } from './tools';
+import { checkPolicies, toEngineTools } from './tools';
 import type {
   CallOptionsOf,
   ContinuableOptions,
@@ -100,6 +100,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
   const settings: AnySettings = isAgent ? agentSettings(agentOrSettings) : agentOrSettings;
   checkSettings(settings, isAgent ? 'ToolLoopAgent' : 'generateText');
   checkTools(settings);
+  checkPolicies(settings, options.policies ?? {});
   if (!settings.model) throw new ContinuationError('INVALID_OPERATION', 'The agent settings have no model.');
 
   const engineFor = async (effective: AnySettings): Promise<EngineAgent> => {
@@ -110,7 +111,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
       ...(options.description === undefined ? {} : { description: options.description }),
       ...fingerprintInstructions(instructionsOf(effective)),
       model: createModelPort(effective),
-      tools: await toEngineTools(effective),
+      tools: await toEngineTools(effective, options.policies),
       suspendWhen: [...toPredicates(options.suspendWhen), ...(stopWhen ? [stopWhen] : [])],
       ...(options.onReject === undefined ? {} : { onReject: options.onReject }),
       ...(options.toolErrors === undefined ? {} : { toolErrors: options.toolErrors }),

@@ -4,8 +4,9 @@
  * sub-agents and predicates; resume from JSON in any process.
  */
 export { type ChatBinding, chatAgent, SUPERSEDED_REASON } from './chat';
-export { type ChatRouteOptions, chatRoute } from './chat-route';
+export { type ChatRouteOptions, type ChatStreamOptions, chatRoute } from './chat-route';
 export { continuable } from './continuable';
+export { continuationDataSchema } from './continuation-data-schema';
 export { AI_SDK_KEY, toModelMessage, toModelMessages, toNeutralMessage, toNeutralMessages } from './messages';
 export type { ContinuableGenerateResult, ContinuableStream } from './sdk-results';
 export { type AgentToolOptions, agentTool, getToolContext } from './tools';
@@ -29,5 +30,6 @@ export {
   decisionsFromUIMessages,
   toUIMessageStream,
   toUIMessageStreamResponse,
+  type UIStreamBoundary,
   type UIStreamOptions,
 } from './ui-stream';

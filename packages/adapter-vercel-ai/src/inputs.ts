@@ -57,7 +57,7 @@ export function checkNotApprovals(input: VercelAgentInput): void {
     // run, whose continuation the conversation does not hold.
     throw new ContinuationError(
       'INVALID_OPERATION',
-      'These messages end with approval responses for a suspended run: a new run cannot take them. Resume its continuation instead: find it with continuationRefFromUIMessages(uiMessages), read the decisions with decisionsFromUIMessages, and stream the resume (streamStored, or agent.stream({ continuation, decisions })) through toUIMessageStreamResponse.',
+      'These messages end with approval responses for a suspended run: a new run cannot take them. Bind the agent to the chat, whose suspension is found in the store and resumed: chatAgent(runtime, agent, { chat: id }) in createAgentUIStreamResponse, or chatRoute(runtime, { agent }) as the route.',
     );
   }
 }

@@ -10,6 +10,7 @@ import {
   type JsonValue,
   type ToolContext,
   type ToolDefinition,
+  type ToolPolicy,
 } from '@agent-continuations/core';
 import { asSchema, type FlexibleSchema, jsonSchema, type ModelMessage, type Tool, tool } from 'ai';
 import { type AnySettings, approvalStatus, toolOptionsContext } from './compat';
@@ -116,9 +117,29 @@ export function agentTool<Input, Output>(
 }
 
 /** Convert the SDK tools of an agent to engine tools (schemas resolved, so this is async). */
-export async function toEngineTools(settings: AnySettings): Promise<ToolDefinition[]> {
+export async function toEngineTools(
+  settings: AnySettings,
+  policies: Readonly<Record<string, ToolPolicy>> = {},
+): Promise<ToolDefinition[]> {
   const tools = settings.tools ?? {};
-  return Promise.all(Object.entries(tools).map(([name, sdkTool]) => toEngineTool(settings, name, sdkTool)));
+  return Promise.all(
+    Object.entries(tools).map(async ([name, sdkTool]) => {
+      const definition = await toEngineTool(settings, name, sdkTool);
+      if (Object.hasOwn(policies, name)) definition.policy = policies[name]!;
+      return definition;
+    }),
+  );
+}
+
+/** Refuse a policy for a tool the agent does not have: it would be dropped. */
+export function checkPolicies(settings: AnySettings, policies: Readonly<Record<string, ToolPolicy>>): void {
+  const unknown = Object.keys(policies).filter((name) => !Object.hasOwn(settings.tools ?? {}, name));
+  if (unknown.length > 0) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `continuable() has policies for tools the agent does not have: ${unknown.join(', ')}.`,
+    );
+  }
 }
 
 async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool): Promise<ToolDefinition> {

@@ -9,6 +9,7 @@ import type {
   RunResult,
   SealConfig,
   SuspendWhen,
+  ToolPolicy,
 } from '@agent-continuations/core';
 import type { GenerateTextResult, ModelMessage, StreamTextResult, Tool, ToolSet } from 'ai';
 import type { ContinuableGenerateResult, ContinuableStream } from './sdk-results';
@@ -32,6 +33,19 @@ export interface ContinuableOptions {
    * unsealed or altered (`SEAL_MISSING`, `SEAL_MISMATCH`); `previous` secrets still verify.
    */
   seal?: SealConfig;
+  /**
+   * The human-in-the-loop policy of each tool's approvals, by tool name: what the human is told
+   * (`description`) and the decisions allowed (`approve`, `edit`, `reject`; `edit` is an approval
+   * with edited arguments). It is kept in the pending action, so the console, approval links and
+   * chat routes obey it; a decision outside it is refused with `DECISION_NOT_ALLOWED` before
+   * anything runs.
+   *
+   * @example
+   * ```ts
+   * continuable(agent, { name: 'bank', policies: { transfer: { allowedDecisions: ['approve', 'reject'] } } });
+   * ```
+   */
+  policies?: Record<string, ToolPolicy>;
 }
 
 /** A run's input: a prompt, or an AI SDK conversation. */

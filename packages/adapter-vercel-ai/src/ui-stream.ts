@@ -17,6 +17,7 @@ import {
   type RunResult,
   type SealConfig,
   serializeContinuation,
+  type Usage,
 } from '@agent-continuations/core';
 import {
   createUIMessageStream,
@@ -67,7 +68,28 @@ export interface UIStreamOptions {
   }) => void | PromiseLike<void>;
   /** The SDK's `generateMessageId`, for the assistant message's id. */
   generateMessageId?: () => string;
+  /**
+   * The SDK's `messageMetadata`: called with the stream's `start` part and its `finish` part
+   * (`finishReason`, `totalUsage`); what it returns rides on that chunk as the message's metadata.
+   */
+  messageMetadata?: (options: { part: UIStreamBoundary }) => unknown;
+  /** Send reasoning parts (default true), as the SDK's `sendReasoning`. */
+  sendReasoning?: boolean;
+  /** Send the `start` chunk (default true), as the SDK's `sendStart`. */
+  sendStart?: boolean;
+  /** Send the `finish` chunk (default true), as the SDK's `sendFinish`. */
+  sendFinish?: boolean;
+  /**
+   * The SDK's `sendSources`. A run streams no source parts, so `true` is refused
+   * (`INVALID_OPERATION`) rather than sending nothing.
+   */
+  sendSources?: boolean;
 }
+
+/** The parts `messageMetadata` is called with: the stream's first and last. */
+export type UIStreamBoundary =
+  | { type: 'start' }
+  | { type: 'finish'; finishReason: 'stop' | 'other'; totalUsage: Usage };
 
 /** Deltas of a tool call's input while the model streams it. */
 type ToolInputEvent =
@@ -93,6 +115,16 @@ export function toUIMessageStream(
   run: AgentStream<any>,
   options: UIStreamOptions = {},
 ): ReadableStream<UIMessageChunk> {
+  if (options.sendSources === true) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      'sendSources: a continuable run streams no source parts; remove the option.',
+    );
+  }
+  const metadata = (part: UIStreamBoundary) => {
+    const value = options.messageMetadata?.({ part });
+    return value == null ? {} : { messageMetadata: value };
+  };
   return createUIMessageStream<UIMessage>({
     ...(options.onError ? { onError: options.onError } : {}),
     ...(options.originalMessages ? { originalMessages: options.originalMessages } : {}),
@@ -134,7 +166,7 @@ export function toUIMessageStream(
         }
         writer.write({ type: `${kind}-delta`, id: open.id, delta: text });
       };
-      writer.write({ type: 'start' });
+      if (options.sendStart !== false) writer.write({ type: 'start', ...metadata({ type: 'start' }) });
       for await (const each of run) {
         const event = each as AgentStreamEvent<unknown> | ToolInputEvent;
         const path = (event as { path?: string[] }).path;
@@ -166,8 +198,10 @@ export function toUIMessageStream(
             });
             break;
           case 'text-delta':
+            delta('text', event.delta);
+            break;
           case 'reasoning-delta':
-            delta(event.type === 'text-delta' ? 'text' : 'reasoning', event.delta);
+            if (options.sendReasoning !== false) delta('reasoning', event.delta);
             break;
           case 'tool-call':
             startStep();
@@ -214,10 +248,16 @@ export function toUIMessageStream(
             if (inStep) writer.write({ type: 'finish-step' });
             inStep = false;
             await options.onResult?.(event.result);
-            writer.write({
-              type: 'finish',
-              finishReason: event.result.status === 'completed' ? 'stop' : 'other',
-            });
+            if (options.sendFinish !== false) {
+              const finishReason = event.result.status === 'completed' ? 'stop' : 'other';
+              const totalUsage =
+                event.result.status === 'suspended' ? event.result.continuation.usage : event.result.usage;
+              writer.write({
+                type: 'finish',
+                finishReason,
+                ...metadata({ type: 'finish', finishReason, totalUsage }),
+              });
+            }
             break;
         }
       }

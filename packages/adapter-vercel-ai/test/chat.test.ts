@@ -20,10 +20,26 @@ import {
   startScriptedOpenAIServer,
 } from '@agent-continuations/testing';
 import { createOpenAI } from '@ai-sdk/openai';
-import { type Tool, ToolLoopAgent, tool, type UIMessage } from 'ai';
+import {
+  createAgentUIStreamResponse,
+  type Tool,
+  ToolLoopAgent,
+  tool,
+  type UIMessage,
+  validateUIMessages,
+} from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentTool, chatRoute, continuable, SUPERSEDED_REASON } from '../src/index';
+import {
+  agentTool,
+  type ChatRouteOptions,
+  type ContinuableOptions,
+  chatAgent,
+  chatRoute,
+  continuable,
+  continuationDataSchema,
+  SUPERSEDED_REASON,
+} from '../src/index';
 import { serveRoute, TestChat } from './support/chat-client';
 
 let server: ScriptedOpenAIServer;
@@ -66,7 +82,7 @@ afterAll(async () => {
 const provider = () => createOpenAI({ baseURL: server.baseURL, apiKey: 'test' });
 
 /** The agents of the app: a flat one, and depth 2 and 3 chains to a payer whose payments need approval. */
-function agents(ran: string[]) {
+function agents(ran: string[], policies?: ContinuableOptions['policies']) {
   const money = (label: string) =>
     tool({
       description: 'Move money',
@@ -78,7 +94,10 @@ function agents(ran: string[]) {
       },
     });
   const agent = (name: string, tools: Record<string, Tool>) =>
-    continuable(new ToolLoopAgent({ model: provider().chat(name), tools, maxRetries: 0 }), { name });
+    continuable(new ToolLoopAgent({ model: provider().chat(name), tools, maxRetries: 0 }), {
+      name,
+      ...(policies && name === 'bank' ? { policies } : {}),
+    });
   const payer = agent('payer', { pay: money('pay') });
   const finance = agent('finance', { payments: agentTool(payer, { description: 'Pays' }) });
   return {
@@ -90,10 +109,11 @@ function agents(ran: string[]) {
 
 async function app(
   name: 'bank' | 'orchestrator' | 'top',
-  options: { onNewMessage?: 'reject' | 'keep' } = {},
+  options: Omit<ChatRouteOptions<unknown, never>, 'agent'> = {},
+  policies?: ContinuableOptions['policies'],
 ) {
   const ran: string[] = [];
-  const all = agents(ran);
+  const all = agents(ran, policies);
   const store: ContinuationStore = createMemoryStore();
   // The runtime's agent type reads a stream input of neutral messages; chatAgent streams AI SDK ones.
   const runtime: Runtime = createRuntime({ agents: [all[name] as unknown as RuntimeAgent], store });
@@ -120,11 +140,8 @@ async function ask(chat: TestChat, text: string): Promise<string> {
 }
 
 /** Answer the approval as a click does; the predicate sends the messages back by itself. */
-async function click(chat: TestChat, id: string, approved: boolean, reason?: string): Promise<void> {
-  const ended = chat.requestsEnded();
-  await chat.addToolApprovalResponse({ id, approved, ...(reason ? { reason } : {}) });
-  await ended;
-}
+const click = (chat: TestChat, id: string, approved: boolean, reason?: string) =>
+  chat.answer(id, approved, reason);
 
 function lastText(chat: TestChat): string {
   const parts = chat.lastMessage!.parts;
@@ -253,6 +270,172 @@ describe('approvals in a chat, route and client unchanged', () => {
     await click(victim, approval, true);
     expect(ran).toEqual(['transfer:Bob:500']);
     await route.close();
+  });
+});
+
+// Under ai@7, createAgentUIStreamResponse builds the UI stream from the run's stream parts, where the
+// continuation rides as a `custom` part, which dataSchemas do not cover.
+describe.skipIf(process.env.AI_SDK_LEG === '7')('validateUIMessages with the data parts of the app', () => {
+  it('passes the continuation part with continuationDataSchema, and refuses it without, or malformed', async () => {
+    const { route, tab } = await app('top');
+    const chat = tab('validate-1');
+    await ask(chat, 'Pay Bob 500');
+    const messages = JSON.parse(JSON.stringify(chat.messages)) as UIMessage[];
+    expect(messages[1]!.parts.some((part) => part.type === 'data-continuation')).toBe(true);
+    const weather = z.object({ city: z.string() });
+    await expect(validateUIMessages({ messages, dataSchemas: { weather } })).rejects.toThrow(/continuation/);
+    expect(
+      await validateUIMessages({ messages, dataSchemas: { weather, continuation: continuationDataSchema } }),
+    ).toEqual(messages);
+    const part = messages[1]!.parts.find((each) => each.type === 'data-continuation') as {
+      data: { actions: Array<{ kind: string }> };
+    };
+    part.data.actions[0]!.kind = 'payment';
+    await expect(
+      validateUIMessages({ messages, dataSchemas: { weather, continuation: continuationDataSchema } }),
+    ).rejects.toThrow(/actions\[0\] is not an action/);
+    await route.close();
+  });
+});
+
+describe('chatAgent in createAgentUIStreamResponse', () => {
+  it("passes the call's options to the run, which its resume keeps; refuses a per-call step callback", async () => {
+    const ran: string[] = [];
+    const bank = continuable(
+      new ToolLoopAgent({
+        model: provider().chat('bank'),
+        callOptionsSchema: z.object({ tier: z.string() }),
+        prepareCall: ({ options, ...settings }) => ({ ...settings, instructions: `Tier: ${options.tier}` }),
+        tools: {
+          transfer: tool({
+            inputSchema: z.object({ to: z.string(), amount: z.number() }),
+            needsApproval: true,
+            execute: async ({ to }) => ran.push(to) && 'sent',
+          }),
+        },
+        maxRetries: 0,
+      }),
+      { name: 'bank' },
+    );
+    const runtime = createRuntime({ agents: [bank as unknown as RuntimeAgent], store: createMemoryStore() });
+    const route = await serveRoute(async (request) => {
+      const { id, messages } = await request.json();
+      return createAgentUIStreamResponse({
+        agent: chatAgent(runtime, bank, { chat: id }),
+        uiMessages: messages,
+        options: { tier: 'gold' },
+        ...(request.headers.get('x-step') ? { onStepFinish: () => {} } : {}),
+      });
+    });
+    const before = requestsOf('bank').length;
+    const chat = new TestChat(route.url, 'options-1');
+    await click(chat, await ask(chat, 'Send 500 EUR to Bob'), true);
+    expect(ran).toEqual(['Bob']);
+    const asked = requestsOf('bank').slice(before);
+    expect(asked).toHaveLength(2);
+    for (const body of asked) expect(body).toContain('Tier: gold');
+    const stepped = new TestChat(route.url, 'options-2', [], { 'x-step': '1' });
+    await stepped.sendMessage({ text: 'Send 500 EUR to Bob' });
+    expect(stepped.status).toBe('error');
+    expect(route.statuses.at(-1)).toBe(500);
+    await route.close();
+  });
+});
+
+describe("an action's policy", () => {
+  it('a decision the policy forbids gets 403 with the reason, runs nothing, and leaves the approval waiting', async () => {
+    const { ran, route, tab, suspended } = await app(
+      'bank',
+      {},
+      { transfer: { allowedDecisions: ['reject'] } },
+    );
+    const chat = tab('policy-1');
+    const approval = await ask(chat, 'Send 500 EUR to Bob');
+    const before = JSON.parse(JSON.stringify(chat.messages));
+    await click(chat, approval, true);
+    expect(chat.status).toBe('error');
+    expect(chat.error?.message).toBe(
+      `Action "${approval}" does not allow the decision "approve" (allowed: reject).`,
+    );
+    expect(route.statuses).toEqual([200, 403]);
+    expect(ran).toEqual([]);
+    expect(await suspended('policy-1')).toHaveLength(1);
+    // The decision it allows still goes through, once.
+    const again = tab('policy-1', before);
+    await click(again, approval, false, 'over the limit');
+    expect(again.status).toBe('ready');
+    expect(route.statuses).toEqual([200, 403, 200]);
+    expect(lastText(again)).toMatch(/A human rejected this tool call: over the limit/);
+    expect(ran).toEqual([]);
+    expect(await suspended('policy-1')).toHaveLength(0);
+    await route.close();
+  });
+
+  it('a policy for a tool the agent does not have is refused', () => {
+    expect(() =>
+      continuable(new ToolLoopAgent({ model: provider().chat('bank'), tools: {} }), {
+        name: 'bank',
+        policies: { transfer: { allowedDecisions: ['reject'] } },
+      }),
+    ).toThrow(/policies for tools the agent does not have: transfer/);
+  });
+});
+
+describe('the chat saved as the AI SDK docs save it (onFinish)', () => {
+  it('gets the whole chat after each post: the approval, then the same assistant message continued', async () => {
+    const saved = new Map<string, UIMessage[]>();
+    const finished: Array<{ isContinuation: boolean; responseId: string }> = [];
+    const { ran, route, tab } = await app('orchestrator', {
+      onFinish: ({ chatId, messages, isContinuation, responseMessage }) => {
+        saved.set(chatId, messages);
+        finished.push({ isContinuation, responseId: responseMessage.id });
+      },
+      messageMetadata: ({ part }) => (part.type === 'start' ? { from: 'route' } : undefined),
+    });
+    const chat = tab('saved-1');
+    const approval = await ask(chat, 'Pay Bob 500');
+    const first = saved.get('saved-1')!;
+    expect(first.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(first[1]!.parts.find((part) => 'toolCallId' in part)).toMatchObject({
+      type: 'tool-payments',
+      state: 'approval-requested',
+      approval: { id: approval },
+    });
+    expect(first[1]!.metadata).toEqual({ from: 'route' });
+    // The page is reloaded from what onFinish saved, and the approval is clicked there.
+    const reloaded = tab('saved-1', saved.get('saved-1'));
+    await click(reloaded, approval, true);
+    expect(ran).toEqual(['pay:Bob:500']);
+    const after = saved.get('saved-1')!;
+    expect(after.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(after[1]!.id).toBe(first[1]!.id);
+    expect(after[1]!.parts.find((part) => 'toolCallId' in part)).toMatchObject({
+      type: 'tool-payments',
+      state: 'output-available',
+      approval: { id: approval, approved: true },
+    });
+    expect(JSON.stringify(after[1]!.parts.at(-1))).toMatch(/payments says: .*pay says: .*sent/);
+    expect(after).toEqual(reloaded.messages);
+    expect(finished).toEqual([
+      { isContinuation: false, responseId: first[1]!.id },
+      { isContinuation: true, responseId: first[1]!.id },
+    ]);
+    await route.close();
+  });
+
+  it('is not called for a refused post, and sendSources is refused when the route is made', async () => {
+    const calls: string[] = [];
+    const { route, tab } = await app('bank', { onFinish: ({ chatId }) => void calls.push(chatId) });
+    const victim = tab('refused-1');
+    const approval = await ask(victim, 'Send 500 EUR to Bob');
+    const forger = tab('refused-2', JSON.parse(JSON.stringify(victim.messages)));
+    await click(forger, approval, true);
+    expect(route.statuses).toEqual([200, 404]);
+    expect(calls).toEqual(['refused-1']);
+    await route.close();
+    const bank = agents([]).bank;
+    const runtime = createRuntime({ agents: [bank as unknown as RuntimeAgent], store: createMemoryStore() });
+    expect(() => chatRoute(runtime, { agent: bank, sendSources: true })).toThrow(/sendSources/);
   });
 });
 

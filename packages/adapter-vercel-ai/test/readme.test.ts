@@ -14,9 +14,8 @@ import {
   type ScriptedReply,
   startScriptedOpenAIServer,
 } from '@agent-continuations/testing';
-import { continuationRefFromUIMessages } from '@agent-continuations/vercel-ai';
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { serveRoute, TestChat } from './support/chat-client';
 
 const here = import.meta.dirname;
 const readme = readFileSync(join(here, '../README.md'), 'utf8');
@@ -51,6 +50,7 @@ beforeEach(() => {
   return () => log.mockRestore();
 });
 afterAll(async () => {
+  await (await import('./readme/runtime')).runtime.store.close?.();
   process.chdir(cwd);
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) delete process.env[name];
@@ -63,7 +63,7 @@ afterAll(async () => {
 const logged = () => log.mock.calls.map((args) => args.join(' '));
 
 it('shows every example file verbatim', () => {
-  for (const file of ['agent.ts', 'run.ts', 'route.ts']) {
+  for (const file of ['agent.ts', 'run.ts', 'runtime.ts', 'chat-route.ts', 'chat-agent-route.ts']) {
     expect(readme).toContain(`\`\`\`ts\n${readFileSync(join(here, 'readme', file), 'utf8')}\`\`\``);
   }
 });
@@ -81,85 +81,76 @@ it('runs the Use example: suspends before the transfer, saves, resumes with the 
   await store.close();
 });
 
-describe('the useChat route handler', () => {
-  const user = (id: string, text: string): UIMessage => ({
-    id,
-    role: 'user',
-    parts: [{ type: 'text', text }],
-  });
+describe('the chat routes', () => {
+  /** Serve a README route, ask for a transfer in chat `id`, and return what the approval waits on. */
+  const askVia = async (POST: (request: Request) => Promise<Response>, id: string) => {
+    const { savedChats } = await import('./readme/my-app');
+    const route = await serveRoute(POST);
+    const chat = new TestChat(route.url, id);
+    await chat.sendMessage({ text: 'Send 500 EUR to Bob' });
+    const waiting = chat.waitingApprovals();
+    expect(waiting).toHaveLength(1);
+    return { savedChats, route, chat, approval: waiting[0]! };
+  };
 
-  // What useChat does: post the messages, build the assistant message from the event stream.
-  async function post(messages: UIMessage[]): Promise<UIMessage> {
-    const { POST } = await import('./readme/route');
-    const response = await POST(
-      new Request('http://localhost/api/chat', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-user-email': 'ann@example.com' },
-        body: JSON.stringify({ messages }),
-      }),
+  it('chatRoute: the approval runs once, for its own chat and user only; onFinish saves the chat', async () => {
+    const { savedChats, route, chat, approval } = await askVia(
+      (await import('./readme/chat-route')).POST,
+      'chat-1',
     );
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const chunks = (await response.text())
-      .split('\n')
-      .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
-      .map((line) => JSON.parse(line.slice('data: '.length)) as UIMessageChunk);
-    const last = messages.at(-1);
-    let message: UIMessage | undefined;
-    for await (const value of readUIMessageStream({
-      stream: new ReadableStream({
-        start(controller) {
-          for (const chunk of chunks) controller.enqueue(chunk);
-          controller.close();
-        },
-      }),
-      ...(last?.role === 'assistant' ? { message: structuredClone(last) } : {}),
-    }))
-      message = value;
-    return structuredClone(message!);
-  }
-
-  it('asks for approval in the chat, resumes from the answer exactly once, then goes on chatting', async () => {
-    const ask = user('u1', 'Send 500 EUR to Bob');
-    const waiting = await post([ask]);
+    const waiting = savedChats.get('chat-1')!;
+    expect(waiting[1]!.parts.find((part) => part.type === 'tool-transfer')).toMatchObject({
+      state: 'approval-requested',
+      input: { to: 'Bob', amount: 500 },
+    });
+    // Another chat posting this approval, and another user in this chat: nothing runs.
+    await new TestChat(route.url, 'chat-2', waiting).answer(approval, true);
+    await new TestChat(route.url, 'chat-1', waiting, { 'x-user': 'mallory' }).answer(approval, true);
+    expect(route.statuses).toEqual([200, 404, 404]);
     expect(logged()).toEqual([]);
-    const part = waiting.parts.find((candidate) => candidate.type === 'tool-transfer');
-    expect(part).toMatchObject({ state: 'approval-requested', input: { to: 'Bob', amount: 500 } });
-
-    // addToolApprovalResponse, then useChat sends the messages back.
-    if (part?.type !== 'tool-transfer' || !part.approval) throw new Error('no approval part');
-    Object.assign(part, { state: 'approval-responded', approval: { id: part.approval.id, approved: true } });
-    const done = await post([ask, waiting]);
+    // The owner's click: the transfer runs once, and the saved chat holds the continued message.
+    await chat.answer(approval, true);
     expect(logged()).toEqual(['Sent 500 EUR to Bob']);
-    // The same assistant message goes on: the transfer's output, then the answer.
-    expect(done.id).toBe(waiting.id);
-    expect(done.parts.find((candidate) => candidate.type === 'tool-transfer')).toMatchObject({
+    const saved = savedChats.get('chat-1')!;
+    expect(saved.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(saved[1]!.id).toBe(waiting[1]!.id);
+    expect(saved[1]!.parts.find((part) => part.type === 'tool-transfer')).toMatchObject({
       state: 'output-available',
       output: { status: 'sent', to: 'Bob', amount: 500 },
     });
-    expect(done.parts.filter((candidate) => candidate.type === 'text').at(-1)).toMatchObject({
-      text: 'Done: {"status":"sent","to":"Bob","amount":500}',
-    });
-
-    // The same answer posted again resumes nothing.
-    const again = await post([ask, waiting]).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
-    expect(isContinuationError(again, 'CLAIM_CONFLICT')).toBe(true);
-    const store = createSqliteStore({ path: join(dir, 'agents.db') });
-    const { id } = continuationRefFromUIMessages([waiting])!;
-    expect((await store.load(id))?.status).toBe('completed');
-    await store.close();
-
-    // The next message is a new turn over the whole chat, and transfers nothing more.
-    const next = await post([ask, done, user('u2', 'Thanks!')]);
-    expect(next.parts.filter((candidate) => candidate.type === 'text').at(-1)).toMatchObject({
-      text: 'Anything else?',
-    });
+    expect(saved).toEqual(chat.messages);
+    // A second tab that still shows the approval: 409, with a message the page shows.
+    const late = new TestChat(route.url, 'chat-1', waiting);
+    await late.answer(approval, true);
+    expect(route.statuses).toEqual([200, 404, 404, 200, 409]);
+    expect(late.error?.message).toMatch(/already decided .*Reload the chat/);
     expect(logged()).toEqual(['Sent 500 EUR to Bob']);
-    // The model saw the chat so far, the transfer and its result included.
-    const seen = server.requests.at(-1)!.modelRequest!.messages;
-    expect(seen.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
-    expect(lastToolResults(seen.slice(0, 3))[0]!.output).toEqual({ status: 'sent', to: 'Bob', amount: 500 });
+    await route.close();
+  });
+
+  it('chatAgent in createAgentUIStreamResponse: the same, its refusals thrown as typed errors', async () => {
+    const { POST } = await import('./readme/chat-agent-route');
+    const { savedChats, route, chat, approval } = await askVia(POST, 'chat-3');
+    // Another chat posts this chat's messages with the approval answered, as its page would.
+    const answered = structuredClone(savedChats.get('chat-3')!);
+    const part = answered[1]!.parts.find((each) => each.type === 'tool-transfer')!;
+    Object.assign(part, { state: 'approval-responded', approval: { id: approval, approved: true } });
+    const forged = POST(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        body: JSON.stringify({ id: 'chat-4', messages: answered }),
+      }),
+    );
+    await expect(forged).rejects.toSatisfy((error) => isContinuationError(error, 'NOT_FOUND'));
+    await chat.answer(approval, true);
+    expect(logged()).toEqual(['Sent 500 EUR to Bob']);
+    expect(lastToolResults(server.requests.at(-1)!.modelRequest!.messages)[0]!.output).toEqual({
+      status: 'sent',
+      to: 'Bob',
+      amount: 500,
+    });
+    expect(savedChats.get('chat-3')).toEqual(chat.messages);
+    expect(route.statuses).toEqual([200, 200]);
+    await route.close();
   });
 });

@@ -326,3 +326,42 @@ describe('a continuation the client carries back', () => {
     });
   });
 });
+
+describe("the SDK's UI stream options", () => {
+  const thinker = () =>
+    continuable(
+      new ToolLoopAgent({ model: scriptedLanguageModel([{ reasoning: 'Let me think.', text: 'Hello.' }]) }),
+      { name: 'thinker' },
+    );
+
+  it('sends reasoning by default, and not with sendReasoning: false', async () => {
+    const shown = await lastMessage((await thinker().stream({ prompt: 'Hi' })).toUIMessageStream());
+    expect(shown.parts.map((part) => part.type)).toEqual(['step-start', 'reasoning', 'text']);
+    const hidden = await lastMessage(
+      (await thinker().stream({ prompt: 'Hi' })).toUIMessageStream({ sendReasoning: false }),
+    );
+    expect(hidden.parts.map((part) => part.type)).toEqual(['step-start', 'text']);
+  });
+
+  it('messageMetadata rides on the start and finish chunks; sendStart and sendFinish leave them out', async () => {
+    const chunks = await collect(
+      (await thinker().stream({ prompt: 'Hi' })).toUIMessageStream({
+        messageMetadata: ({ part }) =>
+          part.type === 'start' ? { at: 'start' } : { tokens: part.totalUsage.totalTokens },
+      }),
+    );
+    expect(chunks.at(0)).toMatchObject({ type: 'start', messageMetadata: { at: 'start' } });
+    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop', messageMetadata: { tokens: 15 } });
+    const bare = await collect(
+      (await thinker().stream({ prompt: 'Hi' })).toUIMessageStream({ sendStart: false, sendFinish: false }),
+    );
+    expect(bare.map((chunk) => chunk.type)).not.toContain('start');
+    expect(bare.map((chunk) => chunk.type)).not.toContain('finish');
+    expect(bare.map((chunk) => chunk.type)).toContain('text-delta');
+  });
+
+  it('refuses sendSources: true, which it could not honour', async () => {
+    const run = await thinker().stream({ prompt: 'Hi' });
+    expect(() => run.toUIMessageStream({ sendSources: true })).toThrow(/sendSources/);
+  });
+});

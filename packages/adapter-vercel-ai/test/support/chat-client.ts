@@ -95,6 +95,13 @@ export class TestChat extends AbstractChat<UIMessage> {
     });
   }
 
+  /** Answer an approval as a click does, and wait for the request the predicate sends by itself. */
+  async answer(id: string, approved: boolean, reason?: string): Promise<void> {
+    const ended = this.requestsEnded();
+    await this.addToolApprovalResponse({ id, approved, ...(reason ? { reason } : {}) });
+    await ended;
+  }
+
   /** The approval ids the last assistant message waits on. */
   waitingApprovals(): string[] {
     const parts = this.lastMessage?.role === 'assistant' ? this.lastMessage.parts : [];
