@@ -10,6 +10,7 @@ export {
   type GraphStreamOptions,
 } from './from-graph';
 export type { DecisionKind, GraphState, InterruptRef } from './graph-state';
+export { decisionFromHumanResponse, isHumanResponse, toHumanInterrupt } from './human-interrupt';
 export { type InterruptResume, plainResume } from './interrupts';
 export { fromLangChainMessages, toLangChainMessages } from './messages';
 export { type ActionPolicy, actionPolicies } from './policies';
