@@ -117,12 +117,24 @@ export async function loadThread(
   return { thread, ...(waiting ? { waiting } : {}), actions, suspended: mine.length > 0 };
 }
 
-/** The thread's messages as the API's message dicts (`{ type, content, ... }`). */
+/**
+ * The thread's messages as the API's message dicts (`{ type, content, ... }`); a content of text
+ * parts alone is its text, as LangGraph servers send it and clients render it.
+ */
 export function messageDicts(messages: readonly Message[]): JsonObject[] {
   return toLangChainMessages(messages).map((message) => {
-    const { data } = message.toDict();
-    return { ...(JSON.parse(JSON.stringify(data)) as JsonObject), type: message.getType() };
+    const data = JSON.parse(JSON.stringify(message.toDict().data)) as JsonObject;
+    const content = data.content;
+    const textOnly =
+      Array.isArray(content) &&
+      content.every((part) => isObject(part) && part.type === 'text' && typeof part.text === 'string');
+    if (textOnly) data.content = (content as Array<{ text: string }>).map((part) => part.text).join('');
+    return { ...data, type: message.getType() };
   });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The interrupts of `actions`, as the API lists them: each a `HumanInterrupt` under its action id. */

@@ -22,8 +22,17 @@ export async function serveFetch(handler: (request: Request) => Promise<Response
         ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.concat(chunks) }),
       });
       const response = await handler(request);
-      res.writeHead(response.status, Object.fromEntries(response.headers));
-      if (response.body) for await (const chunk of response.body) res.write(chunk);
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
+      res.writeHead(response.status, headers);
+      const reader = response.body?.getReader();
+      while (reader) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        res.write(value);
+      }
       res.end();
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' });

@@ -3,7 +3,7 @@
  * (and the orchestrator `useStream` runs on) over HTTP, on a SQLite store, with LangGraph agents
  * whose model alone is scripted.
  */
-import { createRuntime, type Runtime } from '@agent-continuations/core';
+import { createRuntime, type Runtime, type RuntimeAgent } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { lastToolResults, type Script } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
@@ -69,7 +69,7 @@ async function setup(kind: 'react' | 'create-agent'): Promise<Setup> {
           ],
         });
   const store = createSqliteStore({ path: ':memory:' });
-  const runtime = createRuntime({ agents: [fromGraph(graph, { name: 'payments' })], store });
+  const runtime = createRuntime({ agents: [fromGraph(graph, { name: 'payments' }) as RuntimeAgent], store });
   const server: FetchServer = await serveFetch(
     langGraphApi(runtime, { agent: 'payments', context: () => ({ user: 'ann' }) }),
   );
@@ -109,11 +109,8 @@ async function suspend({ client }: Setup): Promise<{ thread: string; id: string;
   return { thread, id: interrupt[0].id, chunks };
 }
 
-/** The text of the thread's last message, whose content is a string or text parts. */
 function lastText(values: any): string {
-  const content = values.messages.at(-1).content;
-  if (typeof content === 'string') return content;
-  return content.map((part: { text?: string }) => part.text ?? '').join('');
+  return values.messages.at(-1).content;
 }
 
 describe('langGraphApi with the SDK Client', () => {
@@ -258,7 +255,7 @@ describe('langGraphApi with the SDK Client', () => {
   it("drives useStream's orchestrator: submit, read the interrupt, resume with command.resume", async () => {
     const app = await setup('react');
     const orchestrator = new StreamOrchestrator(
-      {},
+      { assistantId: 'payments' },
       { getClient: () => app.client, getAssistantId: () => 'payments', getMessagesKey: () => 'messages' },
     );
     open.push({ close: () => orchestrator.dispose() });
@@ -266,7 +263,7 @@ describe('langGraphApi with the SDK Client', () => {
     const interrupt = orchestrator.interrupt as { id: string; value: any };
     expect(interrupt.value.action_request).toEqual({ action: 'refund', args: { order: 'A-7', amount: 120 } });
     expect(app.received).toEqual([]);
-    await orchestrator.submit(undefined, {
+    await orchestrator.submit(undefined as never, {
       command: { resume: { [interrupt.id]: { type: 'accept', args: null } } },
     });
     expect(orchestrator.interrupts).toEqual([]);
