@@ -3,6 +3,10 @@
  * (and the orchestrator `useStream` runs on) over HTTP, on a SQLite store, with LangGraph agents
  * whose model alone is scripted.
  */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRuntime, type Runtime, type RuntimeAgent } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { lastToolResults, type Script } from '@agent-continuations/testing';
@@ -13,7 +17,7 @@ import { StreamOrchestrator } from '@langchain/langgraph-sdk/ui';
 import { createAgent, humanInTheLoopMiddleware } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fromGraph, langGraphApi, requireApproval } from '../src';
+import { fromGraph, humanTool, langGraphApi, requireApproval } from '../src';
 import { type FetchServer, serveFetch } from './fetch-server';
 import { ScriptedChatModel } from './scripted-chat-model';
 
@@ -25,6 +29,11 @@ const script: Script = [
       .join('; ')}`,
 ];
 
+const questionScript: Script = [
+  { toolCalls: [{ name: 'ask_warehouse', args: { question: 'Which warehouse ships A-7?' } }] },
+  (request) => `Shipping from ${String(lastToolResults(request.messages)[0]?.output)}`,
+];
+
 interface Setup {
   client: Client;
   runtime: Runtime;
@@ -34,10 +43,10 @@ interface Setup {
 
 const open: Array<{ close(): Promise<void> | void }> = [];
 afterEach(async () => {
-  for (const each of open.splice(0)) await each.close();
+  for (const each of open.splice(0).reverse()) await each.close();
 });
 
-async function setup(kind: 'react' | 'create-agent'): Promise<Setup> {
+async function setup(kind: 'react' | 'create-agent' | 'question', path = ':memory:'): Promise<Setup> {
   const received: unknown[] = [];
   const refund = tool(
     async (args: { order: string; amount: number }) => {
@@ -50,25 +59,32 @@ async function setup(kind: 'react' | 'create-agent'): Promise<Setup> {
       schema: z.object({ order: z.string(), amount: z.number() }),
     },
   );
-  const model = new ScriptedChatModel(script);
+  const ask = humanTool({
+    name: 'ask_warehouse',
+    description: 'Ask which warehouse ships the order',
+    schema: z.object({ question: z.string() }),
+  });
+  const model = new ScriptedChatModel(kind === 'question' ? questionScript : script);
   const graph =
     kind === 'react'
       ? createReactAgent({ llm: model, tools: requireApproval([refund], true), version: 'v2' })
-      : createAgent({
-          model,
-          tools: [refund],
-          middleware: [
-            humanInTheLoopMiddleware({
-              interruptOn: {
-                refund: {
-                  allowedDecisions: ['approve', 'reject'],
-                  description: 'Refunds need a second pair of eyes',
+      : kind === 'question'
+        ? createReactAgent({ llm: model, tools: [ask], version: 'v2' })
+        : createAgent({
+            model,
+            tools: [refund],
+            middleware: [
+              humanInTheLoopMiddleware({
+                interruptOn: {
+                  refund: {
+                    allowedDecisions: ['approve', 'reject'],
+                    description: 'Refunds need a second pair of eyes',
+                  },
                 },
-              },
-            }),
-          ],
-        });
-  const store = createSqliteStore({ path: ':memory:' });
+              }),
+            ],
+          });
+  const store = createSqliteStore({ path });
   const runtime = createRuntime({ agents: [fromGraph(graph, { name: 'payments' }) as RuntimeAgent], store });
   const server: FetchServer = await serveFetch(
     langGraphApi(runtime, { agent: 'payments', context: () => ({ user: 'ann' }) }),
@@ -250,6 +266,51 @@ describe('langGraphApi with the SDK Client', () => {
     );
     expect(app.received).toEqual([]);
     expect((await client.threads.getState(thread)).tasks).toHaveLength(1);
+  });
+
+  it('answers an input action with a response, the answer reaching the tool as its result', async () => {
+    const app = await setup('question');
+    const { thread, id } = await suspend(app);
+    const state = await app.client.threads.getState(thread);
+    expect(state.tasks[0]!.interrupts[0]).toEqual({
+      id,
+      value: {
+        action_request: { action: 'ask_warehouse', args: { question: 'Which warehouse ships A-7?' } },
+        config: { allow_accept: false, allow_edit: false, allow_respond: true, allow_ignore: true },
+        description: JSON.stringify({ question: 'Which warehouse ships A-7?' }),
+      },
+    });
+    // Accepting a question is not what its config allows.
+    const accepted = app.client.runs.wait(thread, 'payments', {
+      command: { resume: [{ type: 'accept', args: null }] },
+    });
+    expect(await statusOf(accepted)).toBe(422);
+    const values = await app.client.runs.wait(thread, 'payments', {
+      command: { resume: [{ type: 'response', args: 'Lyon' }] },
+    });
+    expect(lastText(values)).toBe('Shipping from Lyon');
+  });
+
+  it('resumes, through a second process on the same SQLite file, a thread the first one suspended', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ac-langgraph-api-'));
+    open.push({ close: () => rmSync(dir, { recursive: true, force: true }) });
+    const path = join(dir, 'continuations.db');
+    const first = await setup('react', path);
+    const { thread, id } = await suspend(first);
+    const second = await setup('react', path);
+    // The second process never saw the thread: the store's record, saved with the thread id, is enough.
+    expect((await second.client.threads.getState(thread)).tasks[0]!.interrupts[0]!.id).toBe(id);
+    const values = await second.client.runs.wait(thread, 'payments', {
+      command: { resume: { [id]: { type: 'accept', args: null } } },
+    });
+    expect(lastText(values)).toBe('Done: refunded 120 EUR on A-7');
+    expect([first.received, second.received]).toEqual([[], [{ order: 'A-7', amount: 120 }]]);
+    // And the first process cannot resume it again.
+    const again = first.client.runs.wait(thread, 'payments', {
+      command: { resume: { [id]: { type: 'accept', args: null } } },
+    });
+    expect(await statusOf(again)).toBe(409);
+    expect(first.received).toEqual([]);
   });
 
   it("drives useStream's orchestrator: submit, read the interrupt, resume with command.resume", async () => {
