@@ -73,7 +73,14 @@ export function decisionFromHumanResponse(
   return decision;
 }
 
-/** True for a value shaped like a `HumanResponse` (a `type` Agent Inbox sends). */
+/**
+ * True for a value shaped like a `HumanResponse` (a `type` Agent Inbox sends).
+ *
+ * @example
+ * ```ts
+ * const responses = Array.isArray(resume) ? resume.filter(isHumanResponse) : [];
+ * ```
+ */
 export function isHumanResponse(value: unknown): value is HumanResponse {
   return (
     typeof value === 'object' &&
