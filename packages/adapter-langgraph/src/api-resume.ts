@@ -38,6 +38,8 @@ export function decisionsFromResume(actions: readonly Action[], resume: unknown,
     }
     return decisions;
   }
+  // A run paused with nothing to decide (a predicate, a breakpoint) goes on with no decisions.
+  if (actions.length === 0) return decisions;
   if (actions.length !== 1) {
     throw new ContinuationError(
       'INVALID_DECISION',

@@ -12,7 +12,7 @@ import {
   type Runtime,
 } from '@agent-continuations/core';
 import { type BaseMessage, coerceMessageLikeToMessage } from '@langchain/core/messages';
-import { failure, isObject, isRefusal, messageOf, nameOf } from './api-http';
+import { BadRequest, failure, isObject, isRefusal, messageOf, nameOf } from './api-http';
 import { decisionsFromResume } from './api-resume';
 import {
   type ApiThread,
@@ -225,16 +225,17 @@ export function modesOf(value: unknown): ReadonlySet<string> {
 /** The run's new messages: `input.messages` (or `input` itself) as LangChain message-likes. */
 function inputMessages(input: unknown): Message[] {
   const given = isObject(input) && 'messages' in input ? input.messages : input;
-  if (given === undefined || given === null) return [];
+  if (given === undefined || given === null)
+    throw new BadRequest('A run needs input.messages, or command.resume.');
   const list = Array.isArray(given) ? given : [given];
   let messages: BaseMessage[];
   try {
     messages = list.map((message) => coerceMessageLikeToMessage(message as never));
   } catch (error) {
-    throw new ContinuationError(
-      'INVALID_DECISION',
+    throw new BadRequest(
       `input.messages must be LangChain messages ({ type, content } or { role, content }): ${messageOf(error)}`,
     );
   }
+  if (messages.length === 0) throw new BadRequest('A run needs input.messages, or command.resume.');
   return fromLangChainMessages(messages);
 }

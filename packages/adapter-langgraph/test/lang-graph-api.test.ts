@@ -257,6 +257,12 @@ describe('langGraphApi with the SDK Client', () => {
         client.runs.wait(thread, 'payments', { command: { resume: { other: { type: 'accept' } } } }),
       ),
     ).toBe(409);
+    const { thread_id: fresh } = await client.threads.create();
+    expect(await statusOf(client.runs.wait(fresh, 'payments', { input: { messages: [] } }))).toBe(400);
+    expect(await statusOf(client.runs.wait(fresh, 'payments', { input: { messages: [{ foo: 1 }] } }))).toBe(
+      400,
+    );
+    expect(await statusOf(client.runs.wait(fresh, 'payments', {}))).toBe(400);
     const raw = await fetch(`${url}/threads/${thread}/runs/stream`, { method: 'POST', body: '{ not json' });
     expect(raw.status).toBe(400);
     expect((await raw.json()).detail).toMatch(/JSON/);
