@@ -11,6 +11,7 @@ import {
   type JsonValue,
 } from '@agent-continuations/core';
 import type { HumanResponse } from '@langchain/langgraph/prebuilt';
+import { decisionsFromHitlResponse, isHitlResponse } from './hitl-request';
 import { decisionFromHumanResponse, isHumanResponse } from './human-interrupt';
 
 const DECISION_TYPES: ReadonlySet<string> = new Set(['approve', 'reject', 'input']);
@@ -24,6 +25,18 @@ const DECISION_TYPES: ReadonlySet<string> = new Set(['approve', 'reject', 'input
 export function decisionsFromResume(actions: readonly Action[], resume: unknown, by?: string): Decisions {
   const byId = new Map(actions.map((action) => [action.id, action] as const));
   const decisions: Decisions = Object.create(null) as Decisions;
+  // The middleware's answer decides the approvals, in the order its request listed them.
+  const approvals = actions.filter((action) => action.kind === 'approval');
+  const decideApprovals = (answer: { decisions: unknown[] }) => {
+    const options = by === undefined ? {} : { by };
+    for (const [action, decision] of decisionsFromHitlResponse(approvals, answer, options)) {
+      decisions[action.id] = decision;
+    }
+  };
+  if (isHitlResponse(resume)) {
+    decideApprovals(resume);
+    return decisions;
+  }
   if (keyed(actions, byId, resume)) {
     for (const [id, value] of Object.entries(resume)) {
       const action = byId.get(id);
@@ -34,7 +47,9 @@ export function decisionsFromResume(actions: readonly Action[], resume: unknown,
           { details: { id, pending: [...byId.keys()] } },
         );
       }
-      decisions[id] = decisionOf(action, value, by);
+      // Keyed by the id the middleware's request is listed under: it answers every approval.
+      if (isHitlResponse(value) && id === approvals[0]?.id) decideApprovals(value);
+      else decisions[id] = decisionOf(action, value, by);
     }
     return decisions;
   }

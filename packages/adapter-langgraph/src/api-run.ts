@@ -16,7 +16,9 @@ import { BadRequest, failure, isObject, isRefusal, messageOf, nameOf } from './a
 import { decisionsFromResume } from './api-resume';
 import {
   type ApiThread,
+  type InterruptShape,
   interruptsOf,
+  interruptValues,
   messageDicts,
   THREAD_KEY,
   type ThreadStore,
@@ -137,7 +139,12 @@ function endedThread(thread: ApiThread, result: RunResult<unknown>): ApiThread {
 }
 
 /** The run as server-sent events: `metadata`, then each step in the asked modes, then the end state. */
-export async function sse(run: ApiRun, modes: ReadonlySet<string>, thread: string): Promise<Response> {
+export async function sse(
+  run: ApiRun,
+  modes: ReadonlySet<string>,
+  thread: string,
+  shape: InterruptShape,
+): Promise<Response> {
   await run.begun;
   const early = run.outcome();
   if (early?.error && isRefusal(early.error)) return failure(early.error);
@@ -152,7 +159,7 @@ export async function sse(run: ApiRun, modes: ReadonlySet<string>, thread: strin
       }
       const { result, error } = await run.settled;
       if (error) controller.enqueue(frame('error', { error: nameOf(error), message: messageOf(error) }));
-      else for (const [mode, data] of endChunks(result!, modes)) controller.enqueue(frame(mode, data));
+      else for (const [mode, data] of endChunks(result!, modes, shape)) controller.enqueue(frame(mode, data));
       controller.close();
     },
   });
@@ -195,8 +202,12 @@ function stepChunks(event: RunEvent, modes: ReadonlySet<string>): Array<[string,
 }
 
 /** The chunks of the run's end: its last state, and the interrupts it waits on. */
-function endChunks(result: RunResult<unknown>, modes: ReadonlySet<string>): Array<[string, unknown]> {
-  const values = finalValues(result);
+function endChunks(
+  result: RunResult<unknown>,
+  modes: ReadonlySet<string>,
+  shape: InterruptShape,
+): Array<[string, unknown]> {
+  const values = finalValues(result, shape);
   const { __interrupt__: interrupts, ...state } = values;
   const chunks: Array<[string, unknown]> = [];
   if (modes.has('values')) chunks.push(['values', state]);
@@ -208,11 +219,11 @@ function endChunks(result: RunResult<unknown>, modes: ReadonlySet<string>): Arra
 }
 
 /** The last state of a run, with `__interrupt__` when it waits (as `runs.wait` returns it). */
-export function finalValues(result: RunResult<unknown>): JsonObject {
+export function finalValues(result: RunResult<unknown>, shape: InterruptShape): JsonObject {
   if (result.status !== 'suspended') return { messages: messageDicts(result.messages) };
   return {
     messages: messageDicts(result.continuation.messages),
-    __interrupt__: interruptsOf(result.actions),
+    __interrupt__: interruptValues(interruptsOf(result.actions, shape)),
   };
 }
 

@@ -12,6 +12,7 @@ import type {
   Runtime,
   StoredContinuation,
 } from '@agent-continuations/core';
+import { toHitlRequest } from './hitl-request';
 import { toHumanInterrupt } from './human-interrupt';
 import { toLangChainMessages } from './messages';
 
@@ -137,16 +138,42 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The interrupts of `actions`, as the API lists them: each a `HumanInterrupt` under its action id. */
-export function interruptsOf(actions: readonly Action[]): JsonObject[] {
-  return actions.map((action) => ({
-    id: action.id,
-    value: toHumanInterrupt(action) as unknown as JsonValue,
-  }));
+/**
+ * How interrupts show the actions: each as a `HumanInterrupt` (Agent Inbox's shape), or the
+ * approvals together as the human-in-the-loop middleware's request (what a `useStream` page
+ * written for `createAgent` reads), with input actions as `HumanInterrupt`s still.
+ */
+export type InterruptShape = 'human-interrupt' | 'middleware';
+
+/** One interrupt: its id (an action's id), the task it is listed under, and its value. */
+export interface ApiInterrupt {
+  id: string;
+  name: string;
+  value: JsonValue;
 }
 
-/** The API's `ThreadState` of a thread. */
-export function threadState(view: ThreadView): JsonObject {
+/** The interrupts of `actions`, as the API lists them. */
+export function interruptsOf(actions: readonly Action[], shape: InterruptShape): ApiInterrupt[] {
+  const one = (action: Action): ApiInterrupt => ({
+    id: action.id,
+    name: action.toolName,
+    value: toHumanInterrupt(action) as unknown as JsonValue,
+  });
+  if (shape === 'human-interrupt') return actions.map(one);
+  const approvals = actions.filter((action) => action.kind === 'approval');
+  const inputs = actions.filter((action) => action.kind === 'input').map(one);
+  if (approvals.length === 0) return inputs;
+  const request = toHitlRequest(approvals) as unknown as JsonValue;
+  return [{ id: approvals[0]!.id, name: approvals[0]!.toolName, value: request }, ...inputs];
+}
+
+/** Interrupts as the API's `Interrupt` objects (`__interrupt__`, a task's `interrupts`). */
+export function interruptValues(interrupts: readonly ApiInterrupt[]): JsonObject[] {
+  return interrupts.map(({ id, value }) => ({ id, value }));
+}
+
+/** The API's `ThreadState` of a thread: one task per interrupt. */
+export function threadState(view: ThreadView, shape: InterruptShape): JsonObject {
   const { thread, waiting, actions } = view;
   const messages = waiting ? waiting.continuation.messages : thread.messages;
   const checkpointId = waiting?.id ?? thread.checkpointId;
@@ -154,12 +181,12 @@ export function threadState(view: ThreadView): JsonObject {
   return {
     values: { messages: messageDicts(messages) },
     next: waiting ? (names.length > 0 ? names : [waiting.agentName]) : [],
-    tasks: actions.map((action) => ({
-      id: action.id,
-      name: action.toolName,
+    tasks: interruptsOf(actions, shape).map((interrupt) => ({
+      id: interrupt.id,
+      name: interrupt.name,
       path: [],
       error: null,
-      interrupts: [interruptsOf([action])[0]!],
+      interrupts: interruptValues([interrupt]),
       checkpoint: null,
       state: null,
       result: null,
@@ -175,9 +202,9 @@ export function threadState(view: ThreadView): JsonObject {
 }
 
 /** The API's `Thread`. */
-export function threadJson(view: ThreadView): JsonObject {
-  const { thread, waiting, actions } = view;
-  const state = threadState(view);
+export function threadJson(view: ThreadView, shape: InterruptShape): JsonObject {
+  const { thread, waiting } = view;
+  const state = threadState(view, shape);
   return {
     thread_id: thread.id,
     created_at: thread.createdAt,
@@ -186,7 +213,7 @@ export function threadJson(view: ThreadView): JsonObject {
     status: waiting ? 'interrupted' : thread.error === undefined ? 'idle' : 'error',
     values: state.values as JsonValue,
     interrupts: Object.fromEntries(
-      actions.map((action, index) => [action.id, [interruptsOf(actions)[index]!]]),
+      interruptsOf(view.actions, shape).map((interrupt) => [interrupt.id, interruptValues([interrupt])]),
     ),
   };
 }

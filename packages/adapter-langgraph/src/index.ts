@@ -3,7 +3,7 @@
  * agents, with approvals, human input and nested agents as LangChain tools.
  */
 
-export { type ApiThread, memoryThreads, type ThreadStore } from './api-threads';
+export { type ApiThread, type InterruptShape, memoryThreads, type ThreadStore } from './api-threads';
 export type { GraphStream, StreamMode } from './drive-graph';
 export {
   type FromGraphOptions,

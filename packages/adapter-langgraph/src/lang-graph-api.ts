@@ -10,6 +10,7 @@ import { failure, isObject, json, jsonBody, refusal } from './api-http';
 import { finalValues, modesOf, sse, startRun } from './api-run';
 import {
   type ApiThread,
+  type InterruptShape,
   loadThread,
   memoryThreads,
   type ThreadStore,
@@ -63,6 +64,18 @@ export interface LangGraphApiOptions {
    * ```
    */
   threads?: ThreadStore;
+  /**
+   * How interrupts show the actions: `'human-interrupt'` (default) renders each as a `HumanInterrupt`
+   * for Agent Inbox; `'middleware'` renders the approvals together as the human-in-the-loop
+   * middleware's request (`{ actionRequests, reviewConfigs }`), as a `useStream` page written for
+   * `createAgent` reads it, answered with `{ decisions: [...] }`. Both answers are taken either way.
+   *
+   * @example
+   * ```ts
+   * langGraphApi(runtime, { agent: 'payments', interrupts: 'middleware' });
+   * ```
+   */
+  interrupts?: InterruptShape;
 }
 
 /**
@@ -98,6 +111,7 @@ export function langGraphApi(
   }
   for (const name of names) runtime.agent(name);
   const threads = options.threads ?? memoryThreads();
+  const shape = options.interrupts ?? 'human-interrupt';
 
   const handle = async (request: Request): Promise<Response> => {
     const route = routeOf(request);
@@ -114,7 +128,7 @@ export function langGraphApi(
         return refusal(400, 'metadata must be an object.');
       const existing = await loadThread(runtime, threads, id, user);
       if (existing) {
-        if (body.if_exists === 'do_nothing') return json(threadJson(existing));
+        if (body.if_exists === 'do_nothing') return json(threadJson(existing, shape));
         return refusal(409, `Thread "${id}" already exists.`);
       }
       const now = new Date().toISOString();
@@ -127,14 +141,14 @@ export function langGraphApi(
         messages: [],
       };
       await threads.put(thread);
-      return json(threadJson({ thread, actions: [], suspended: false }));
+      return json(threadJson({ thread, actions: [], suspended: false }, shape));
     }
     const view = await loadThread(runtime, threads, route.thread, user);
     if (!view) return refusal(404, `No thread "${route.thread}".`);
-    if (route.kind === 'thread') return json(threadJson(view));
-    if (route.kind === 'state') return json(threadState(view));
+    if (route.kind === 'thread') return json(threadJson(view, shape));
+    if (route.kind === 'state') return json(threadState(view, shape));
     if (route.kind === 'history') {
-      const state = threadState(view);
+      const state = threadState(view, shape);
       return json(state.checkpoint === null ? [] : [state]);
     }
     const body = await jsonBody(request, false);
@@ -146,9 +160,9 @@ export function langGraphApi(
     if (route.kind === 'wait') {
       const settled = await run.settled;
       if (settled.error) return failure(settled.error);
-      return json(finalValues(settled.result!));
+      return json(finalValues(settled.result!, shape));
     }
-    return sse(run, modesOf(body.stream_mode), route.thread);
+    return sse(run, modesOf(body.stream_mode), route.thread, shape);
   };
 
   return async (request) => {

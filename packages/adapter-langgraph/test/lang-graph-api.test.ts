@@ -46,7 +46,11 @@ afterEach(async () => {
   for (const each of open.splice(0).reverse()) await each.close();
 });
 
-async function setup(kind: 'react' | 'create-agent' | 'question', path = ':memory:'): Promise<Setup> {
+async function setup(
+  kind: 'react' | 'create-agent' | 'question',
+  path = ':memory:',
+  interrupts: 'human-interrupt' | 'middleware' = 'human-interrupt',
+): Promise<Setup> {
   const received: unknown[] = [];
   const refund = tool(
     async (args: { order: string; amount: number }) => {
@@ -87,7 +91,7 @@ async function setup(kind: 'react' | 'create-agent' | 'question', path = ':memor
   const store = createSqliteStore({ path });
   const runtime = createRuntime({ agents: [fromGraph(graph, { name: 'payments' }) as RuntimeAgent], store });
   const server: FetchServer = await serveFetch(
-    langGraphApi(runtime, { agent: 'payments', context: () => ({ user: 'ann' }) }),
+    langGraphApi(runtime, { agent: 'payments', interrupts, context: () => ({ user: 'ann' }) }),
   );
   open.push(server, { close: () => store.close?.() });
   const url = `${server.url}/api/langgraph`;
@@ -317,6 +321,49 @@ describe('langGraphApi with the SDK Client', () => {
     });
     expect(await statusOf(again)).toBe(409);
     expect(first.received).toEqual([]);
+  });
+
+  it("shows approvals as the middleware's request to a useStream page written for createAgent, answered with { decisions }", async () => {
+    const app = await setup('create-agent', ':memory:', 'middleware');
+    const orchestrator = new StreamOrchestrator(
+      { assistantId: 'payments' },
+      { getClient: () => app.client, getAssistantId: () => 'payments', getMessagesKey: () => 'messages' },
+    );
+    open.push({ close: () => orchestrator.dispose() });
+    await orchestrator.submit(ask);
+    const request = (orchestrator.interrupt as { value: any }).value;
+    // The SDK adds snake_case aliases (action_name, allowed_decisions) as it reads the request.
+    expect(request.actionRequests).toMatchObject([
+      {
+        name: 'refund',
+        args: { order: 'A-7', amount: 120 },
+        description: 'Refunds need a second pair of eyes',
+      },
+    ]);
+    expect(request.reviewConfigs).toMatchObject([
+      { actionName: 'refund', allowedDecisions: ['approve', 'reject'] },
+    ]);
+    // An edit the policy does not allow is refused, and nothing runs.
+    const thread = orchestrator.threadId!;
+    const edit = { type: 'edit', editedAction: { name: 'refund', args: { order: 'A-7', amount: 1 } } };
+    const refused = app.client.runs.wait(thread, 'payments', { command: { resume: { decisions: [edit] } } });
+    expect(await statusOf(refused)).toBe(422);
+    await orchestrator.submit(undefined as never, {
+      command: { resume: { decisions: [{ type: 'reject', message: 'Refunds wait for Monday' }] } },
+    });
+    expect(lastText(orchestrator.values)).toContain('Refunds wait for Monday');
+    expect(app.received).toEqual([]);
+    expect(orchestrator.interrupts).toEqual([]);
+  });
+
+  it("answers the middleware's request keyed by its interrupt id, approving the call once", async () => {
+    const app = await setup('create-agent', ':memory:', 'middleware');
+    const { thread, id } = await suspend(app);
+    const values = await app.client.runs.wait(thread, 'payments', {
+      command: { resume: { [id]: { decisions: [{ type: 'approve' }] } } },
+    });
+    expect(lastText(values)).toBe('Done: refunded 120 EUR on A-7');
+    expect(app.received).toEqual([{ order: 'A-7', amount: 120 }]);
   });
 
   it("drives useStream's orchestrator: submit, read the interrupt, resume with command.resume", async () => {
