@@ -95,16 +95,16 @@ export function startRun(
     };
     return runtime.start(agent, input, { metadata, onEvent });
   };
-  const settled = go().then(
-    async (result) => {
+  const settled = go()
+    .then(async (result) => {
       await threads.put(endedThread(view.thread, result));
       return { result };
-    },
-    async (error: unknown) => {
-      if (!isRefusal(error)) await threads.put({ ...view.thread, error: messageOf(error) });
+    })
+    .catch(async (error: unknown) => {
+      // The thread shows the failure; a refusal changed nothing, so the thread stays as it was.
+      if (!isRefusal(error)) await threads.put({ ...view.thread, error: messageOf(error) }).catch(() => {});
       return { error };
-    },
-  );
+    });
   settled.then((ended) => {
     outcome = ended;
     done = true;

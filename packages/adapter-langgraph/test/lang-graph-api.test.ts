@@ -34,6 +34,22 @@ const questionScript: Script = [
   (request) => `Shipping from ${String(lastToolResults(request.messages)[0]?.output)}`,
 ];
 
+/** `base`, whose first model call fails (a provider outage), then answers as `base` does. */
+function failingOnce(base: Script): Script {
+  let failed = false;
+  const [first, ...rest] = base;
+  return [
+    (request) => {
+      if (!failed) {
+        failed = true;
+        throw new Error('provider unavailable');
+      }
+      return typeof first === 'function' ? first(request) : first!;
+    },
+    ...rest,
+  ];
+}
+
 interface Setup {
   client: Client;
   runtime: Runtime;
@@ -47,7 +63,7 @@ afterEach(async () => {
 });
 
 async function setup(
-  kind: 'react' | 'create-agent' | 'question',
+  kind: 'react' | 'create-agent' | 'question' | 'flaky',
   path = ':memory:',
   interrupts: 'human-interrupt' | 'middleware' = 'human-interrupt',
 ): Promise<Setup> {
@@ -68,9 +84,11 @@ async function setup(
     description: 'Ask which warehouse ships the order',
     schema: z.object({ question: z.string() }),
   });
-  const model = new ScriptedChatModel(kind === 'question' ? questionScript : script);
+  const model = new ScriptedChatModel(
+    kind === 'question' ? questionScript : kind === 'flaky' ? failingOnce(script) : script,
+  );
   const graph =
-    kind === 'react'
+    kind === 'react' || kind === 'flaky'
       ? createReactAgent({ llm: model, tools: requireApproval([refund], true), version: 'v2' })
       : kind === 'question'
         ? createReactAgent({ llm: model, tools: [ask], version: 'v2' })
@@ -364,6 +382,19 @@ describe('langGraphApi with the SDK Client', () => {
     });
     expect(lastText(values)).toBe('Done: refunded 120 EUR on A-7');
     expect(app.received).toEqual([{ order: 'A-7', amount: 120 }]);
+  });
+
+  it('streams a model failure as an error event, and a resume with nothing to decide retries the call', async () => {
+    const app = await setup('flaky');
+    const { thread_id: thread } = await app.client.threads.create();
+    const chunks = await collect(app.client.runs.stream(thread, 'payments', { input: ask }));
+    expect(chunks.at(-1)).toMatchObject({ event: 'error', data: { error: 'MODEL_ERROR' } });
+    // The run's last good state waits on the thread, with nothing to decide.
+    const state = await app.client.threads.getState(thread);
+    expect([state.next, state.tasks]).toEqual([['payments'], []]);
+    const retried = await app.client.runs.wait(thread, 'payments', { command: { resume: null } });
+    expect((retried as any).__interrupt__[0].value.action_request.action).toBe('refund');
+    expect(app.received).toEqual([]);
   });
 
   it("drives useStream's orchestrator: submit, read the interrupt, resume with command.resume", async () => {
