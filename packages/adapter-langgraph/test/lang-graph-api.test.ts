@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, type Runtime, type RuntimeAgent } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
-import { lastToolResults, type Script } from '@agent-continuations/testing';
+import { lastToolResults, type Script, type ScriptedTurn } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { Client } from '@langchain/langgraph-sdk';
@@ -21,7 +21,7 @@ import { fromGraph, humanTool, langGraphApi, requireApproval } from '../src';
 import { type FetchServer, serveFetch } from './fetch-server';
 import { ScriptedChatModel } from './scripted-chat-model';
 
-const script: Script = [
+const script: readonly ScriptedTurn[] = [
   { toolCalls: [{ name: 'refund', args: { order: 'A-7', amount: 120 } }] },
   (request) =>
     `Done: ${lastToolResults(request.messages)
@@ -35,7 +35,7 @@ const questionScript: Script = [
 ];
 
 /** `base`, whose first model call fails (a provider outage), then answers as `base` does. */
-function failingOnce(base: Script): Script {
+function failingOnce(base: readonly ScriptedTurn[]): Script {
   let failed = false;
   const [first, ...rest] = base;
   return [
