@@ -14,6 +14,7 @@ import {
 } from '@agent-continuations/core';
 import { rejectionMessage } from '@agent-continuations/core/adapter-kit';
 import type { DecisionKind, InterruptRef } from './graph-state';
+import { allowedOfConfig } from './human-interrupt';
 import { MARK } from './keys';
 
 /** An interrupt as LangGraph reports it. */
@@ -197,22 +198,17 @@ function fromInterrupt(
     const { action, args } = inbox.action_request;
     const toolCallId = call?.toolCallId ?? claim(calls, claimed, action, args) ?? `interrupt:${id}`;
     const allow = inbox.config;
-    const approves = allow.allow_accept === true || allow.allow_edit === true;
-    const allowed: DecisionKind[] = [
-      ...(allow.allow_accept ? (['approve'] as const) : []),
-      ...(allow.allow_edit ? (['edit'] as const) : []),
-      ...(allow.allow_respond || allow.allow_ignore ? (['reject'] as const) : []),
-      ...(allow.allow_respond && !approves ? (['input'] as const) : []),
-    ];
+    const { kind, allowed } = allowedOfConfig(allow);
     const base = {
       toolCallId,
       toolName: call?.toolName ?? action,
       args: toJson(args ?? {}),
       ...entryPolicy(typeof inbox.description === 'string' ? inbox.description : undefined, allowed),
     };
-    const entry: PendingEntry = approves
-      ? { kind: 'approval', ...base }
-      : { kind: 'input', ...base, request: toJson(value) };
+    const entry: PendingEntry =
+      kind === 'approval'
+        ? { kind: 'approval', ...base }
+        : { kind: 'input', ...base, request: toJson(value) };
     const ref: InterruptRef = {
       id,
       source: 'inbox',

@@ -2,7 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseContinuation } from '@agent-continuations/core';
-import { lastToolResults, type Script, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import {
+  lastToolResults,
+  type Script,
+  type ScriptedOpenAIServer,
+  startScriptedOpenAIServer,
+} from '@agent-continuations/testing';
 import { expect, it, vi } from 'vitest';
 
 // The model of the example: check the logs and restart at once, then report what the tools said.
@@ -19,11 +24,28 @@ const script: Script = [
       .join('; ')}`,
 ];
 
-it('runs the README example, which the README shows verbatim', async () => {
-  const example = readFileSync(join(import.meta.dirname, 'readme/example.ts'), 'utf8');
+// The model of the LangGraph API example: a refund, then what the tool said.
+const refundScript: Script = [
+  { toolCalls: [{ name: 'refund', args: { order: 'A-7', amount: 120 } }] },
+  (request) =>
+    `Done: ${lastToolResults(request.messages)
+      .map((result) => result.output)
+      .join('; ')}`,
+];
+
+/**
+ * Check the README holds test/readme/`file` verbatim, then import it in a fresh directory with the
+ * real OpenAI client pointed at a scripted server; `check` gets what it logged and the directory.
+ */
+async function runExample(
+  file: string,
+  modelScript: Script,
+  check: (lines: string[], dir: string, server: ScriptedOpenAIServer) => void,
+): Promise<void> {
+  const example = readFileSync(join(import.meta.dirname, 'readme', file), 'utf8');
   expect(readFileSync(join(import.meta.dirname, '../README.md'), 'utf8')).toContain(example);
 
-  const server = await startScriptedOpenAIServer({ scripts: { 'gpt-4.1-mini': script } });
+  const server = await startScriptedOpenAIServer({ scripts: { 'gpt-4.1-mini': modelScript } });
   const env = { OPENAI_BASE_URL: process.env.OPENAI_BASE_URL, OPENAI_API_KEY: process.env.OPENAI_API_KEY };
   const lines: string[] = [];
   const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
@@ -35,8 +57,22 @@ it('runs the README example, which the README shows verbatim', async () => {
     process.env.OPENAI_BASE_URL = server.baseURL;
     process.env.OPENAI_API_KEY = 'test';
     process.chdir(dir);
-    await import('./readme/example');
+    await import(`./readme/${file.replace(/\.ts$/, '')}`);
+    check(lines, dir, server);
+  } finally {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+    log.mockRestore();
+    for (const [key, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+    await server.close();
+  }
+}
 
+it('runs the README example, which the README shows verbatim', async () => {
+  await runExample('example.ts', script, (lines, dir, server) => {
     // Each tool ran once: read_logs before the suspension, not again on resume; the restart once, approved.
     expect(lines).toEqual([
       'reading the logs of checkout',
@@ -59,14 +95,20 @@ it('runs the README example, which the README shows verbatim', async () => {
       'checkout: OOMKilled 3 times in 10 minutes',
       'checkout restarted',
     ]);
-  } finally {
-    process.chdir(cwd);
-    rmSync(dir, { recursive: true, force: true });
-    log.mockRestore();
-    for (const [key, value] of Object.entries(env)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
-    await server.close();
-  }
+  });
+});
+
+it("runs the README's LangGraph API example, which the README shows verbatim", async () => {
+  await runExample('api.ts', refundScript, (lines, _dir, server) => {
+    // The interrupt as Agent Inbox reads it, then the refund ran once, accepted, and the answer.
+    expect(lines).toEqual([
+      JSON.stringify({
+        action_request: { action: 'refund', args: { order: 'A-7', amount: 120 } },
+        config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
+      }),
+      'refunding 120 EUR on A-7',
+      'Done: refunded 120 EUR on A-7',
+    ]);
+    expect(server.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(2);
+  });
 });
