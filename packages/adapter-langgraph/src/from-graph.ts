@@ -372,7 +372,10 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
    * human-in-the-loop middleware, or a static breakpoint): its actions are the thread's pending
    * interrupts, and resuming it goes on on the thread.
    */
-  async function fromThread(threadId: string, threadOptions: FromThreadOptions = {}): Promise<SuspendedResult> {
+  async function fromThread(
+    threadId: string,
+    threadOptions: FromThreadOptions = {},
+  ): Promise<SuspendedResult> {
     const source = threadOptions.checkpointer ?? target;
     if (!source) {
       throw new ContinuationError(

@@ -1,0 +1,258 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isContinuationError, parseContinuation, serializeContinuation } from '@agent-continuations/core';
+import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { continuationFromThread, fromGraph } from '../src';
+import { approveAll, type GraphKind, nativeResume, threadApp } from './fixtures/thread-graphs';
+
+const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Each saver as a fresh process would open it: a new instance over the same data. */
+interface SaverKind {
+  name: string;
+  open(): Promise<BaseCheckpointSaver>;
+}
+
+const opened: Array<{ end?: () => Promise<void>; deleteThread(id: string): Promise<void> }> = [];
+const threads: string[] = [];
+const memory = new MemorySaver();
+const file = join(mkdtempSync(join(tmpdir(), 'lg-threads-')), 'threads.db');
+
+const savers: SaverKind[] = [
+  { name: 'MemorySaver', open: async () => memory },
+  {
+    name: 'SqliteSaver',
+    open: async () => {
+      const saver = SqliteSaver.fromConnString(file);
+      opened.push(saver);
+      return saver;
+    },
+  },
+  {
+    name: 'PostgresSaver',
+    open: async () => {
+      const saver = PostgresSaver.fromConnString(PG_URL, { schema: 'ac_lg_threads' });
+      await saver.setup();
+      opened.push(saver);
+      return saver;
+    },
+  },
+];
+
+afterAll(async () => {
+  const last = opened.at(-1);
+  for (const id of threads) await last?.deleteThread(id).catch(() => undefined);
+  for (const saver of opened) await saver.end?.();
+});
+
+function newThread(): string {
+  const id = `thread-${crypto.randomUUID()}`;
+  threads.push(id);
+  return id;
+}
+
+const kinds: GraphKind[] = ['react', 'hitl', 'custom'];
+/** What the run's side effect counts as, by kind. */
+const effect = (kind: GraphKind) => (kind === 'custom' ? 'send' : 'restart');
+
+describe.each(savers)('thread mode on $name', (saverKind) => {
+  describe.each(kinds)('%s graph', (kind) => {
+    it("suspends on the app's thread, resumes from the continuation elsewhere, writes back to the thread", async () => {
+      const thread = newThread();
+      const first = threadApp(kind, await saverKind.open());
+      const agent = fromGraph(first.graph, { name: 'ops' });
+      const result = await agent.run('Restart web-1', { configurable: { thread_id: thread } });
+      expect(result.status).toBe('suspended');
+      if (result.status !== 'suspended') return;
+      expect(first.counts[effect(kind)] ?? 0).toBe(0);
+
+      // The app's own getState shows the waiting run, as LangGraph would have left it.
+      const paused = await first.graph.getState({ configurable: { thread_id: thread } });
+      expect(paused.next.length).toBeGreaterThan(0);
+      expect(paused.tasks.flatMap((task) => task.interrupts ?? []).length).toBe(1);
+      expect((paused.values as { messages: unknown[] }).messages.length).toBeGreaterThan(0);
+      const text = serializeContinuation(result.continuation);
+
+      // Another process: a new saver instance over the same data, a new graph and agent.
+      const second = threadApp(kind, await saverKind.open());
+      const done = await fromGraph(second.graph, { name: 'ops' }).resume(
+        parseContinuation(text),
+        approveAll(
+          kind,
+          result.actions.map((action) => action.id),
+        ),
+      );
+      expect(done.status).toBe('completed');
+      expect(second.counts[effect(kind)]).toBe(1);
+      // The tool (or node) saw the app's thread id, not one of the adapter's.
+      expect(second.threads).toEqual([thread]);
+
+      const after = await second.graph.getState({ configurable: { thread_id: thread } });
+      expect(after.next).toEqual([]);
+      const messages = (after.values as { messages: Array<{ content: unknown }> }).messages;
+      expect(JSON.stringify(messages.at(-1)!.content)).toMatch(kind === 'custom' ? /sent/ : /done/);
+      // Every step is in the thread's history, as with LangGraph's default durability.
+      const history = [];
+      for await (const snapshot of second.graph.getStateHistory({ configurable: { thread_id: thread } }))
+        history.push(snapshot);
+      expect(history.length).toBeGreaterThanOrEqual(4);
+
+      // Resuming the same continuation again would run the call twice: refused, nothing runs.
+      const third = threadApp(kind, await saverKind.open());
+      const replay = await fromGraph(third.graph, { name: 'ops' })
+        .resume(
+          text,
+          approveAll(
+            kind,
+            result.actions.map((action) => action.id),
+          ),
+        )
+        .catch((error: unknown) => error);
+      expect(isContinuationError(replay, 'STATE_MISMATCH')).toBe(true);
+      expect(third.counts[effect(kind)] ?? 0).toBe(0);
+    });
+
+    it('a native Command resume on the thread works, and the continuation is then refused loudly', async () => {
+      const thread = newThread();
+      const app = threadApp(kind, await saverKind.open());
+      const agent = fromGraph(app.graph, { name: 'ops' });
+      const result = await agent.run('Restart web-1', { configurable: { thread_id: thread } });
+      if (result.status !== 'suspended') throw new Error('expected a suspension');
+
+      await app.graph.invoke(new Command({ resume: nativeResume(kind) }), {
+        configurable: { thread_id: thread },
+      });
+      expect(app.counts[effect(kind)]).toBe(1);
+      const after = await app.graph.getState({ configurable: { thread_id: thread } });
+      expect(after.next).toEqual([]);
+
+      const late = await agent
+        .resume(
+          result.continuation,
+          approveAll(
+            kind,
+            result.actions.map((action) => action.id),
+          ),
+        )
+        .catch((error: unknown) => error);
+      expect(isContinuationError(late, 'STATE_MISMATCH')).toBe(true);
+      expect((late as Error).message).toContain('moved on');
+      expect(app.counts[effect(kind)]).toBe(1);
+    });
+
+    it('imports a thread paused natively, before adoption, and resumes it once in another process', async () => {
+      const thread = newThread();
+      const native = threadApp(kind, await saverKind.open());
+      await native.graph.invoke({ messages: [{ role: 'user', content: 'Restart web-1' }] } as never, {
+        configurable: { thread_id: thread },
+      });
+      const waiting = await native.graph.getState({ configurable: { thread_id: thread } });
+      expect(waiting.next.length).toBeGreaterThan(0);
+
+      const adopted = threadApp(kind, await saverKind.open());
+      const imported = await continuationFromThread(fromGraph(adopted.graph, { name: 'ops' }), thread);
+      expect(imported.actions.length).toBe(1);
+      expect(imported.actions[0]!.kind).toBe(kind === 'custom' ? 'input' : 'approval');
+      expect(adopted.counts[effect(kind)] ?? 0).toBe(0);
+      const text = serializeContinuation(imported.continuation);
+
+      const later = threadApp(kind, await saverKind.open());
+      const done = await fromGraph(later.graph, { name: 'ops' }).resume(
+        text,
+        approveAll(
+          kind,
+          imported.actions.map((action) => action.id),
+        ),
+      );
+      expect(done.status).toBe('completed');
+      expect(later.counts[effect(kind)]).toBe(1);
+      expect(later.threads).toEqual([thread]);
+      const after = await later.graph.getState({ configurable: { thread_id: thread } });
+      expect(after.next).toEqual([]);
+    });
+  });
+});
+
+describe('thread mode, edges', () => {
+  it('imports a thread paused with parallel interrupts: one action each, every call once', async () => {
+    const thread = newThread();
+    const saver = new MemorySaver();
+    const native = threadApp('hitl', saver, ['web-1', 'web-2']);
+    await native.graph.invoke({ messages: [{ role: 'user', content: 'Restart the web tier' }] } as never, {
+      configurable: { thread_id: thread },
+    });
+    const adopted = threadApp('hitl', saver, ['web-1', 'web-2']);
+    const imported = await continuationFromThread(fromGraph(adopted.graph, { name: 'ops' }), thread);
+    expect(imported.actions.map((action) => [action.toolName, action.args])).toEqual([
+      ['restart', { host: 'web-1' }],
+      ['restart', { host: 'web-2' }],
+    ]);
+    const done = await fromGraph(adopted.graph, { name: 'ops' }).resume(
+      imported.continuation,
+      approveAll(
+        'hitl',
+        imported.actions.map((action) => action.id),
+      ),
+    );
+    expect(done.status).toBe('completed');
+    expect(adopted.counts.restart).toBe(2);
+  });
+
+  it('a second turn on the thread goes on from its conversation', async () => {
+    const thread = newThread();
+    const saver = new MemorySaver();
+    const app = threadApp('custom', saver);
+    const agent = fromGraph(app.graph, { name: 'ops' });
+    const first = await agent.run('Plan tonight', { configurable: { thread_id: thread } });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    await agent.resume(first.continuation, approveAll('custom', [first.actions[0]!.id]));
+    const second = await agent.run('And tomorrow?', { configurable: { thread_id: thread } });
+    if (second.status !== 'suspended') throw new Error('expected a suspension');
+    const contents = second.continuation.messages.map((message) =>
+      typeof message.content === 'string' ? message.content : '',
+    );
+    expect(contents[0]).toBe('Plan tonight');
+    expect(contents).toContain('And tomorrow?');
+  });
+
+  it('without a thread id a run gets a thread of its own, never a shared one', async () => {
+    const saver = new MemorySaver();
+    const app = threadApp('custom', saver);
+    const agent = fromGraph(app.graph, { name: 'ops' });
+    const a = await agent.run('one');
+    const b = await agent.run('two');
+    if (a.status !== 'suspended' || b.status !== 'suspended') throw new Error('expected suspensions');
+    await agent.resume(a.continuation, approveAll('custom', [a.actions[0]!.id]));
+    await agent.resume(b.continuation, approveAll('custom', [b.actions[0]!.id]));
+    expect(app.threads).toEqual([a.continuation.runId, b.continuation.runId]);
+  });
+
+  it('checkpointer: false keeps the private saver: the app thread holds nothing', async () => {
+    const thread = newThread();
+    const saver = new MemorySaver();
+    const app = threadApp('custom', saver);
+    const result = await fromGraph(app.graph, { name: 'ops', checkpointer: false }).run('Plan', {
+      configurable: { thread_id: thread },
+    });
+    expect(result.status).toBe('suspended');
+    expect(await saver.getTuple({ configurable: { thread_id: thread } })).toBeUndefined();
+  });
+
+  it('a thread that is not paused, or unknown, is refused', async () => {
+    const saver = new MemorySaver();
+    const app = threadApp('custom', saver);
+    const agent = fromGraph(app.graph, { name: 'ops' });
+    const unknown = await continuationFromThread(agent, 'nope').catch((error: unknown) => error);
+    expect(isContinuationError(unknown, 'NOT_FOUND')).toBe(true);
+    const thread = newThread();
+    const first = await agent.run('Plan', { configurable: { thread_id: thread } });
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    await agent.resume(first.continuation, approveAll('custom', [first.actions[0]!.id]));
+    const finished = await continuationFromThread(agent, thread).catch((error: unknown) => error);
+    expect(isContinuationError(finished, 'INVALID_OPERATION')).toBe(true);
+  });
+});
