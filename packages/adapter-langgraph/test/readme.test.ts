@@ -112,3 +112,15 @@ it("runs the README's LangGraph API example, which the README shows verbatim", a
     expect(server.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(2);
   });
 });
+
+it("runs the README's thread-mode example, which the README shows verbatim", async () => {
+  await runExample('thread.ts', refundScript, (lines, _dir, server) => {
+    // The refund ran once, in the resume, and the app's own thread shows the run finished.
+    expect(lines).toEqual([
+      'refunding 120 EUR on A-7',
+      'Done: refunded 120 EUR on A-7',
+      'the thread is finished',
+    ]);
+    expect(server.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(2);
+  });
+});

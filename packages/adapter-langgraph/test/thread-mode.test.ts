@@ -73,7 +73,9 @@ describe.each(savers)('thread mode on $name', (saverKind) => {
       // The app's own getState shows the waiting run, as LangGraph would have left it.
       const paused = await first.graph.getState({ configurable: { thread_id: thread } });
       expect(paused.next.length).toBeGreaterThan(0);
-      expect(paused.tasks.flatMap((task) => task.interrupts ?? []).length).toBe(1);
+      expect(paused.tasks.flatMap((task: { interrupts?: unknown[] }) => task.interrupts ?? []).length).toBe(
+        1,
+      );
       expect((paused.values as { messages: unknown[] }).messages.length).toBeGreaterThan(0);
       const text = serializeContinuation(result.continuation);
 
