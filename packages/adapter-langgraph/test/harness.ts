@@ -8,7 +8,14 @@ import type { ConformanceAgentSpec, ConformanceHarness, ConformanceTool } from '
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, SystemMessage } from '@langchain/core/messages';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
-import { END, MessagesAnnotation, Send, START, StateGraph } from '@langchain/langgraph';
+import {
+  type BaseCheckpointSaver,
+  END,
+  MessagesAnnotation,
+  Send,
+  START,
+  StateGraph,
+} from '@langchain/langgraph';
 import { createReactAgent, ToolNode } from '@langchain/langgraph/prebuilt';
 import { createAgent } from 'langchain';
 import { agentTool, fromGraph, getToolContext, humanTool, requestInput, requireApproval } from '../src';
@@ -73,10 +80,17 @@ export function buildGraph(
     .compile();
 }
 
-/** A conformance harness for one graph kind, over the scripted chat model. */
-export function graphHarness(kind: GraphKind, requests: ModelRequest[] = []): ConformanceHarness {
+/**
+ * A conformance harness for one graph kind, over the scripted chat model; with `checkpointer`,
+ * every agent runs in thread mode on it.
+ */
+export function graphHarness(
+  kind: GraphKind,
+  requests: ModelRequest[] = [],
+  checkpointer?: BaseCheckpointSaver,
+): ConformanceHarness {
   return {
-    name: `langgraph (${kind})`,
+    name: `langgraph (${kind}${checkpointer ? ', thread mode' : ''})`,
     createAgent(spec: ConformanceAgentSpec) {
       const llm = new ScriptedChatModel(spec.script, [], requests);
       const graph = buildGraph(kind, llm, conformanceTools(spec.tools), spec.instructions);
@@ -86,6 +100,7 @@ export function graphHarness(kind: GraphKind, requests: ModelRequest[] = []): Co
         ...(spec.seal ? { seal: spec.seal } : {}),
         ...(spec.suspendWhen ? { suspendWhen: spec.suspendWhen } : {}),
         ...(spec.onReject ? { onReject: spec.onReject } : {}),
+        ...(checkpointer ? { checkpointer } : {}),
       });
     },
   };
