@@ -6,14 +6,16 @@
  *
  * Then the floor under the LangGraph column: the same resume of one createReactAgent graph (an
  * in-process scripted model, no HTTP) through the adapter, against the graph alone resuming the
- * same interrupt from its own MemorySaver checkpoint; wall time and CPU time per resume.
+ * same interrupt from its own checkpoint on the same kind of saver: the private saver against
+ * MemorySaver, and thread mode on MemorySaver and on SqliteSaver; wall time and CPU time per resume.
  */
 import { type Continuation, parseContinuation, serializeContinuation } from '@agent-continuations/core';
 import { fromGraph, requireApproval } from '@agent-continuations/langgraph';
 import { startScriptedOpenAIServer } from '@agent-continuations/testing';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
-import { Command, MemorySaver } from '@langchain/langgraph';
+import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import { buildAgent, FRAMEWORKS, type Framework } from '../integration/cross-framework/src/frameworks';
 import {
   HANDOFF_INSTRUCTIONS,
@@ -103,7 +105,7 @@ function handoffTools(): StructuredToolInterface[] {
   });
 }
 
-function floorGraph(checkpointer?: MemorySaver) {
+function floorGraph(checkpointer?: BaseCheckpointSaver) {
   return createReactAgent({
     llm: new ScriptedChatModel(handoffScript),
     tools: handoffTools(),
@@ -127,12 +129,15 @@ async function measure(once: () => Promise<void>): Promise<{ wall: number; cpu: 
   return { wall: median(times), cpu: (used.user + used.system) / 1000 / FLOOR_REPEATS };
 }
 
-/** The transfer approval of the handoff, resumed by the adapter and by LangGraph alone. */
-async function langgraphFloor(): Promise<Row[]> {
-  const approveEdited = { type: 'approve' as const, args: { to: 'bob', amount: 45 } };
-  // The adapter: run to the transfer approval, then resume the saved text each time.
-  const agent = fromGraph(floorGraph(), { name: 'payments' });
-  let result = await agent.run(HANDOFF_PROMPT);
+const approveEdited = { type: 'approve' as const, args: { to: 'bob', amount: 45 } };
+
+/**
+ * The adapter's resume of the transfer approval: private, or in thread mode on `checkpointer`
+ * (each repeat on a thread of its own, since a thread that moved on refuses an old continuation).
+ */
+async function adapterResume(checkpointer?: BaseCheckpointSaver) {
+  const agent = fromGraph(floorGraph(checkpointer), { name: 'payments' });
+  let result = await agent.run(HANDOFF_PROMPT, { configurable: { thread_id: 'floor-run' } });
   let continuation: Continuation | undefined;
   while (result.status === 'suspended') {
     const [action] = result.actions;
@@ -145,13 +150,17 @@ async function langgraphFloor(): Promise<Row[]> {
   if (!continuation) throw new Error('the adapter run did not reach the transfer approval');
   const text = serializeContinuation(continuation);
   const transferId = listTransfer(continuation);
-  const ours = await measure(async () => {
-    const resumed = await agent.resume(text, { [transferId]: approveEdited });
+  let repeat = 0;
+  return measure(async () => {
+    const thread = { configurable: { thread_id: `floor-${repeat++}` } };
+    const resumed = await agent.resume(text, { [transferId]: approveEdited }, thread);
     if (resumed.status !== 'suspended') throw new Error(`adapter: ${resumed.status}`);
   });
+}
 
-  // The graph alone: the same turns on its own MemorySaver, then resume from that checkpoint each time.
-  const graph = floorGraph(new MemorySaver());
+/** The graph alone: the same turns on `checkpointer`, then the same resume from that checkpoint each time. */
+async function aloneResume(checkpointer: BaseCheckpointSaver) {
+  const graph = floorGraph(checkpointer);
   const thread = { configurable: { thread_id: 'floor' } };
   await graph.invoke({ messages: [{ role: 'user', content: HANDOFF_PROMPT }] }, thread);
   let waiting: { checkpoint: string; interrupt: string } | undefined;
@@ -171,24 +180,47 @@ async function langgraphFloor(): Promise<Row[]> {
   }
   if (!waiting) throw new Error('the graph alone did not reach the transfer approval');
   const at = { configurable: { thread_id: 'floor', checkpoint_id: waiting.checkpoint } };
-  const alone = await measure(async () => {
+  return measure(async () => {
     await graph.invoke(new Command({ resume: { [waiting.interrupt]: approveEdited } }), at);
   });
+}
+
+/** The transfer approval of the handoff, resumed by the adapter (each mode) and by LangGraph alone. */
+export async function langgraphFloor(): Promise<Row[]> {
   const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
-  return [
-    {
-      measure: 'median ms per resume',
-      'fromGraph adapter': Number(ours.wall.toFixed(2)),
-      'LangGraph alone (MemorySaver)': Number(alone.wall.toFixed(2)),
-      ratio: ratio(ours.wall, alone.wall),
-    },
-    {
-      measure: 'CPU ms per resume',
-      'fromGraph adapter': Number(ours.cpu.toFixed(2)),
-      'LangGraph alone (MemorySaver)': Number(alone.cpu.toFixed(2)),
-      ratio: ratio(ours.cpu, alone.cpu),
-    },
+  const rows: Row[] = [];
+  const pairs: Array<
+    [string, () => Promise<{ wall: number; cpu: number }>, () => Promise<{ wall: number; cpu: number }>]
+  > = [
+    ['private saver vs MemorySaver', () => adapterResume(), () => aloneResume(new MemorySaver())],
+    [
+      'thread mode, MemorySaver',
+      () => adapterResume(new MemorySaver()),
+      () => aloneResume(new MemorySaver()),
+    ],
+    [
+      'thread mode, SqliteSaver',
+      () => adapterResume(SqliteSaver.fromConnString(':memory:')),
+      () => aloneResume(SqliteSaver.fromConnString(':memory:')),
+    ],
   ];
+  for (const [mode, ours, theirs] of pairs) {
+    const adapter = await ours();
+    const alone = await theirs();
+    for (const [measure, a, b] of [
+      ['median ms per resume', adapter.wall, alone.wall],
+      ['CPU ms per resume', adapter.cpu, alone.cpu],
+    ] as const) {
+      rows.push({
+        mode,
+        measure,
+        'fromGraph adapter': Number(a.toFixed(2)),
+        'LangGraph alone': Number(b.toFixed(2)),
+        ratio: ratio(a, b),
+      });
+    }
+  }
+  return rows;
 }
 
 function listTransfer(continuation: Continuation): string {
