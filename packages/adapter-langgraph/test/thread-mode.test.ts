@@ -1,6 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isContinuationError, parseContinuation, serializeContinuation } from '@agent-continuations/core';
 import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
@@ -176,6 +178,58 @@ describe.each(savers)('thread mode on $name', (saverKind) => {
       const after = await later.graph.getState({ configurable: { thread_id: thread } });
       expect(after.next).toEqual([]);
     });
+  });
+});
+
+describe.each(kinds)('thread mode across processes, %s graph', (kind) => {
+  it('a new Node process resumes the continuation on the SQLite thread, and the thread shows it', async () => {
+    const thread = newThread();
+    const database = join(mkdtempSync(join(tmpdir(), 'lg-thread-process-')), 'threads.db');
+    const first = threadApp(kind, SqliteSaver.fromConnString(database));
+    const result = await fromGraph(first.graph, { name: 'ops' }).run('Restart web-1', {
+      configurable: { thread_id: thread },
+    });
+    if (result.status !== 'suspended') throw new Error('expected a suspension');
+    const file = join(mkdtempSync(join(tmpdir(), 'lg-thread-continuation-')), 'continuation.json');
+    writeFileSync(file, serializeContinuation(result.continuation));
+    const script = fileURLToPath(new URL('./fixtures/resume-thread-in-child.ts', import.meta.url));
+    const decisions = approveAll(
+      kind,
+      result.actions.map((action) => action.id),
+    );
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--conditions=@agent-continuations/source',
+        '--import',
+        'tsx',
+        script,
+        kind,
+        database,
+        file,
+        JSON.stringify(decisions),
+      ],
+      { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)) },
+    );
+    expect(child.stderr).toBe('');
+    const outcome = JSON.parse(child.stdout) as {
+      status: string;
+      counts: Record<string, number>;
+      threads: string[];
+      next: string[];
+    };
+    expect(outcome).toEqual({
+      status: 'completed',
+      counts: { [effect(kind)]: 1 },
+      threads: [thread],
+      next: [],
+    });
+    expect(first.counts[effect(kind)] ?? 0).toBe(0);
+    // This process's app reads the thread the other process finished.
+    const after = await threadApp(kind, SqliteSaver.fromConnString(database)).graph.getState({
+      configurable: { thread_id: thread },
+    });
+    expect(after.next).toEqual([]);
   });
 });
 
