@@ -155,6 +155,8 @@ function subAgentTool(
       name: tool.name,
       ...(tool.description ? { description: tool.description } : {}),
     }),
+    // The model sees the schema the SDK's own tool sends, so a wrapped run asks what a native one does.
+    inputSchema: tool.parameters as Record<string, unknown>,
     needsApproval: approvalOf(tool, options),
   };
 }
