@@ -1,5 +1,5 @@
 /**
- * Drop-in: the SDK's own human-in-the-loop example, run as its README runs it (`run`, `RunState`
+ * Drop-in: the SDK's own human-in-the-loop example, and `asTool` nesting three levels deep, run as the SDK runs them (`run`, `RunState`
  * saved as text, `state.approve`, `run` again) and wrapped (`continuable(agent)` at the root, the
  * weather agent's `asTool` made through `continuable(weatherAgent)`), over the real `@openai/agents`
  * models on the scripted server. Both make the same model calls, run each tool once and answer alike.
@@ -9,6 +9,7 @@ import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-con
 import { RunState, run } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
+import { type Counts, payrollChain } from './support/payroll';
 import { PROMPT, type Ran, weatherExample } from './support/weather';
 
 let server: ScriptedOpenAIServer;
@@ -73,5 +74,44 @@ describe.each(['chat', 'responses'] as const)('the SDK human-in-the-loop example
     expect(wrappedRan).toEqual(nativeRan);
     expect(bodiesOf(`wrapped-${api}`)).toEqual(bodiesOf(`native-${api}`));
     expect(bodiesOf(`native-${api}`)).toHaveLength(4);
+  });
+});
+
+describe.each(['chat', 'responses'] as const)('asTool nesting to depth 3 (%s)', (api) => {
+  it('natively and wrapped: the same model calls, the nested approval runs once, the same answer', async () => {
+    const nativeCounts: Counts = {};
+    const native = payrollChain({
+      api,
+      server,
+      counts: nativeCounts,
+      models: `native-nest-${api}-`,
+      wrapSubAgents: false,
+    });
+    let result = await run(native, 'Give Ada a raise to 3000');
+    expect(result.interruptions.map((item) => item.name)).toEqual(['update_salary']);
+    const state = await RunState.fromString(native, result.state.toString());
+    for (const interruption of result.interruptions) state.approve(interruption);
+    result = await run(native, state);
+
+    const wrappedCounts: Counts = {};
+    const build = () =>
+      continuable(payrollChain({ api, server, counts: wrappedCounts, models: `wrapped-nest-${api}-` }));
+    const paused = await build().run('Give Ada a raise to 3000');
+    if (paused.status !== 'suspended') throw new Error('expected the nested approval');
+    expect(paused.actions.map((action) => action.path.map((segment) => segment.agent))).toEqual([
+      ['hr', 'payroll', 'benefits'],
+    ]);
+    const done = await build().resume(serializeContinuation(paused.continuation), {
+      [paused.actions[0]!.id]: { type: 'approve' },
+    });
+
+    expect(result.finalOutput).toBe(
+      'payroll said: benefits said: updated {"employeeId":"ada","salary":3000,"applied":true}',
+    );
+    expect(done).toMatchObject({ status: 'completed', output: result.finalOutput });
+    expect(nativeCounts).toEqual({ update_salary: 1 });
+    expect(wrappedCounts).toEqual({ update_salary: 1 });
+    expect(bodiesOf(`wrapped-nest-${api}`)).toEqual(bodiesOf(`native-nest-${api}`));
+    expect(bodiesOf(`native-nest-${api}`)).toHaveLength(6);
   });
 });
