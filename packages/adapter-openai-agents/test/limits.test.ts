@@ -130,7 +130,6 @@ describe.each(['chat', 'responses'] as const)('limits and errors (%s)', (api) =>
 describe('refused at wrap time', () => {
   const base = () => new Agent({ name: 'desk', instructions: 'Help.' });
   const refusals: [string, () => unknown, RegExp][] = [
-    ['handoffs', () => continuable(base().clone({ handoffs: [base()] })), /handoffs/],
     [
       'input guardrails',
       () =>
