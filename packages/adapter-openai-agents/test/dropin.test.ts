@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
 import { type Counts, payrollChain } from './support/payroll';
 import { PROMPT, type Ran, weatherExample } from './support/weather';
+import { bodiesOf } from './support/wire';
 
 let server: ScriptedOpenAIServer;
 beforeAll(async () => {
@@ -19,18 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-/** The bodies the server got for one run's models, in order, with the run's prefix taken out. */
-function bodiesOf(models: string): string[] {
-  return server.requests
-    .filter((request) => request.model?.startsWith(`${models}-`))
-    .map((request) =>
-      JSON.stringify(request.body)
-        .replaceAll(`${models}-`, '')
-        // Item ids the server made up, which the SDK sends back as it got them.
-        .replace(/"(msg|fc)_[0-9a-f]+"/g, '"$1_"'),
-    );
-}
 
 describe.each(['chat', 'responses'] as const)('the SDK human-in-the-loop example (%s)', (api) => {
   it('natively and wrapped: the same model calls, each tool once, the same answer', async () => {
@@ -72,8 +61,8 @@ describe.each(['chat', 'responses'] as const)('the SDK human-in-the-loop example
     );
     expect(nativeRan).toEqual({ get_temperature: 1, get_weather: 1 });
     expect(wrappedRan).toEqual(nativeRan);
-    expect(bodiesOf(`wrapped-${api}`)).toEqual(bodiesOf(`native-${api}`));
-    expect(bodiesOf(`native-${api}`)).toHaveLength(4);
+    expect(bodiesOf(server, `wrapped-${api}`)).toEqual(bodiesOf(server, `native-${api}`));
+    expect(bodiesOf(server, `native-${api}`)).toHaveLength(4);
   });
 });
 
@@ -111,7 +100,7 @@ describe.each(['chat', 'responses'] as const)('asTool nesting to depth 3 (%s)', 
     expect(done).toMatchObject({ status: 'completed', output: result.finalOutput });
     expect(nativeCounts).toEqual({ update_salary: 1 });
     expect(wrappedCounts).toEqual({ update_salary: 1 });
-    expect(bodiesOf(`wrapped-nest-${api}`)).toEqual(bodiesOf(`native-nest-${api}`));
-    expect(bodiesOf(`native-nest-${api}`)).toHaveLength(6);
+    expect(bodiesOf(server, `wrapped-nest-${api}`)).toEqual(bodiesOf(server, `native-nest-${api}`));
+    expect(bodiesOf(server, `native-nest-${api}`)).toHaveLength(6);
   });
 });

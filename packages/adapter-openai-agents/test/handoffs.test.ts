@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { continuable } from '../src/index';
 import { sdkModel } from './harness';
+import { bodiesOf } from './support/wire';
 
 let server: ScriptedOpenAIServer;
 beforeAll(async () => {
@@ -68,17 +69,6 @@ function desk(api: 'chat' | 'responses', models: string, ran: Ran) {
   return triage;
 }
 
-function bodiesOf(models: string): string[] {
-  return server.requests
-    .filter((request) => request.model?.startsWith(`${models}-`))
-    .map((request) =>
-      JSON.stringify(request.body)
-        .replaceAll(`${models}-`, '')
-        // Item ids the server made up, which the SDK sends back as it got them.
-        .replace(/"(msg|fc)_[0-9a-f]+"/g, '"$1_"'),
-    );
-}
-
 describe.each(['chat', 'responses'] as const)('handoffs (%s)', (api) => {
   it('suspends in the agent it handed off to, resumes there once, and makes the SDK’s model calls', async () => {
     const nativeRan: Ran = {};
@@ -112,8 +102,8 @@ describe.each(['chat', 'responses'] as const)('handoffs (%s)', (api) => {
     expect(done).toMatchObject({ status: 'completed', output: result.finalOutput });
     expect(nativeRan).toEqual({ refund: 1 });
     expect(ran).toEqual({ refund: 1 });
-    expect(bodiesOf(`hand-${api}`)).toEqual(bodiesOf(`hand-native-${api}`));
-    expect(bodiesOf(`hand-native-${api}`)).toHaveLength(3);
+    expect(bodiesOf(server, `hand-${api}`)).toEqual(bodiesOf(server, `hand-native-${api}`));
+    expect(bodiesOf(server, `hand-native-${api}`)).toHaveLength(3);
   });
 });
 
