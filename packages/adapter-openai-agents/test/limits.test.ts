@@ -106,7 +106,7 @@ describe.each(['chat', 'responses'] as const)('limits and errors (%s)', (api) =>
     expect(ran).toEqual(['A1', 'A2', 'A3']);
   });
 
-  it('a continuation of a changed agent (instructions, tools) is refused with AGENT_CHANGED, and nothing runs', async () => {
+  it('a continuation of a changed agent (instructions, tools, handoffs) is refused with AGENT_CHANGED, and nothing runs', async () => {
     const ran: string[] = [];
     const first = await continuable(accounts(api, `drift-${api}`, ran), { maxTurns: 1 }).run('Balances?');
     if (first.status !== 'suspended') throw new Error('expected a suspension');
@@ -115,6 +115,7 @@ describe.each(['chat', 'responses'] as const)('limits and errors (%s)', (api) =>
     const changed = [
       accounts(api, `drift-${api}`, ran, { instructions: 'You look up balances, politely.' }),
       accounts(api, `drift-${api}`, ran, { tools: [] }),
+      accounts(api, `drift-${api}`, ran, { handoffs: [new Agent({ name: 'billing' })] }),
     ];
     for (const agent of changed) {
       const refused = await continuable(agent)
