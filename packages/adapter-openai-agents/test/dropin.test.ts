@@ -6,7 +6,7 @@
  */
 import { serializeContinuation } from '@agent-continuations/core';
 import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
-import { RunState, run } from '@openai/agents';
+import { type Agent, type RunResult, RunState, run } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
 import { type Counts, payrollChain } from './support/payroll';
@@ -31,7 +31,7 @@ describe.each(['chat', 'responses'] as const)('the SDK human-in-the-loop example
       models: `native-${api}`,
       wrapSubAgent: false,
     });
-    let result = await run(native, PROMPT);
+    let result: RunResult<unknown, Agent<unknown, any>> = await run(native, PROMPT);
     const asked: string[] = [];
     while (result.interruptions.length > 0) {
       const state = await RunState.fromString(native, result.state.toString());
@@ -76,7 +76,7 @@ describe.each(['chat', 'responses'] as const)('asTool nesting to depth 3 (%s)', 
       models: `native-nest-${api}-`,
       wrapSubAgents: false,
     });
-    let result = await run(native, 'Give Ada a raise to 3000');
+    let result: RunResult<unknown, Agent<any, any>> = await run(native, 'Give Ada a raise to 3000');
     expect(result.interruptions.map((item) => item.name)).toEqual(['update_salary']);
     const state = await RunState.fromString(native, result.state.toString());
     for (const interruption of result.interruptions) state.approve(interruption);

@@ -4,14 +4,14 @@
  * `@openai/agents` models on the scripted server: the same model calls, the refund once, the same
  * answer; the wrapped run waits inside the billing agent and resumes there from JSON.
  */
-import { isContinuationError, serializeContinuation } from '@agent-continuations/core';
+import { type AgentStreamEvent, isContinuationError, serializeContinuation } from '@agent-continuations/core';
 import {
   lastToolResults,
   type Script,
   type ScriptedOpenAIServer,
   startScriptedOpenAIServer,
 } from '@agent-continuations/testing';
-import { Agent, handoff, RunState, run, tool } from '@openai/agents';
+import { Agent, handoff, type RunResult, RunState, run, tool } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { continuable } from '../src/index';
@@ -73,7 +73,7 @@ describe.each(['chat', 'responses'] as const)('handoffs (%s)', (api) => {
   it('suspends in the agent it handed off to, resumes there once, and makes the SDK’s model calls', async () => {
     const nativeRan: Ran = {};
     const native = desk(api, `hand-native-${api}`, nativeRan);
-    let result = await run(native, 'Refund order O-7, 20 EUR');
+    let result: RunResult<unknown, Agent<unknown, any>> = await run(native, 'Refund order O-7, 20 EUR');
     expect(result.interruptions.map((item) => [item.agent.name, item.name])).toEqual([['billing', 'refund']]);
     const state = await RunState.fromString(native, result.state.toString());
     for (const interruption of result.interruptions) state.approve(interruption);
@@ -110,7 +110,7 @@ describe.each(['chat', 'responses'] as const)('handoffs (%s)', (api) => {
 describe.each(['chat', 'responses'] as const)('handoffs streamed (%s)', (api) => {
   it("streams the target's events under the handoff's path, and the run's answer at the root", async () => {
     const ran: Ran = {};
-    const events = [];
+    const events: AgentStreamEvent[] = [];
     for await (const event of continuable(desk(api, `hand-stream-${api}`, ran)).stream('Refund order O-7'))
       events.push(event);
     const last = events.at(-1)!;
@@ -122,7 +122,7 @@ describe.each(['chat', 'responses'] as const)('handoffs streamed (%s)', (api) =>
       [undefined, 'transfer_to_billing'],
       [['call_1_0'], 'refund'],
     ]);
-    const resumed = [];
+    const resumed: AgentStreamEvent[] = [];
     for await (const event of continuable(desk(api, `hand-stream-${api}`, ran)).stream({
       continuation: serializeContinuation(last.result.continuation),
       decisions: { [last.result.actions[0]!.id]: { type: 'approve' } },

@@ -150,7 +150,7 @@ describe('refused at wrap time', () => {
     ],
     [
       'structured output',
-      () => continuable(base().clone({ outputType: z.object({ a: z.string() }) })),
+      () => continuable(new Agent({ name: 'desk', outputType: z.object({ a: z.string() }) })),
       /outputType/,
     ],
     [
