@@ -5,17 +5,11 @@
  * answer; the wrapped run waits inside the billing agent and resumes there from JSON.
  */
 import { type AgentStreamEvent, isContinuationError, serializeContinuation } from '@agent-continuations/core';
-import {
-  lastToolResults,
-  type Script,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
-import { Agent, handoff, type RunResult, RunState, run, tool } from '@openai/agents';
+import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { Agent, handoff, type RunResult, RunState, run } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { continuable } from '../src/index';
-import { sdkModel } from './harness';
+import { billingDesk, type Ran } from './support/billing';
 import { bodiesOf } from './support/wire';
 
 let server: ScriptedOpenAIServer;
@@ -26,48 +20,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const triageScript: Script = [
-  { text: 'Passing you to billing.', toolCalls: [{ name: 'transfer_to_billing', args: {} }] },
-];
-const billingScript: Script = [
-  // The billing agent reads the triage turn and the transfer message: its first turn is the second.
-  'unused',
-  { toolCalls: [{ name: 'refund', args: { order: 'O-7', amount: 20 } }] },
-  (request) => `Refunded: ${JSON.stringify(lastToolResults(request.messages)[0]?.output)}`,
-];
-
-type Ran = { refund?: number };
-
-function desk(api: 'chat' | 'responses', models: string, ran: Ran) {
-  server.setScript(`${models}-triage`, triageScript);
-  server.setScript(`${models}-billing`, billingScript);
-  const refund = tool({
-    name: 'refund',
-    description: 'Refund an order',
-    parameters: z.object({ order: z.string(), amount: z.number() }),
-    needsApproval: true,
-    execute: async ({ order, amount }) => {
-      ran.refund = (ran.refund ?? 0) + 1;
-      return { ok: true, order, amount };
-    },
-  });
-  const billing = new Agent({
-    name: 'billing',
-    instructions: 'You handle refunds.',
-    handoffDescription: 'Refunds and invoices',
-    model: sdkModel(api, server, `${models}-billing`),
-    tools: [refund],
-  });
-  const triage = new Agent({
-    name: 'triage',
-    instructions: 'You route customers.',
-    model: sdkModel(api, server, `${models}-triage`),
-    handoffs: [billing],
-  });
-  // Billing can hand back: the graph has a cycle.
-  billing.handoffs.push(triage);
-  return triage;
-}
+const desk = (api: 'chat' | 'responses', models: string, ran: Ran) => billingDesk(api, server, models, ran);
 
 describe.each(['chat', 'responses'] as const)('handoffs (%s)', (api) => {
   it('suspends in the agent it handed off to, resumes there once, and makes the SDK’s model calls', async () => {
