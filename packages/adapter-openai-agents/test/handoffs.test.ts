@@ -5,7 +5,11 @@
  * answer; the wrapped run waits inside the billing agent and resumes there from JSON.
  */
 import { type AgentStreamEvent, isContinuationError, serializeContinuation } from '@agent-continuations/core';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import {
+  type Script,
+  type ScriptedOpenAIServer,
+  startScriptedOpenAIServer,
+} from '@agent-continuations/testing';
 import { Agent, handoff, type RunResult, RunState, run } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
@@ -57,6 +61,56 @@ describe.each(['chat', 'responses'] as const)('handoffs (%s)', (api) => {
     expect(ran).toEqual({ refund: 1 });
     expect(bodiesOf(server, `hand-${api}`)).toEqual(bodiesOf(server, `hand-native-${api}`));
     expect(bodiesOf(server, `hand-native-${api}`)).toHaveLength(3);
+  });
+});
+
+describe.each(['chat', 'responses'] as const)('handoff edge cases (%s)', (api) => {
+  /** The run natively and wrapped, each on its own models with `scripts`; their wire bodies. */
+  async function both(label: string, scripts: { triage: Script; billing: Script }) {
+    const outputs: unknown[] = [];
+    for (const side of ['native', 'wrapped'] as const) {
+      const models = `${label}-${side}-${api}`;
+      const triage = desk(api, models, {});
+      server.setScript(`${models}-triage`, scripts.triage);
+      server.setScript(`${models}-billing`, scripts.billing);
+      if (side === 'native') outputs.push((await run(triage, 'Help')).finalOutput);
+      else {
+        const done = await continuable(triage).run('Help');
+        outputs.push(done.status === 'completed' ? done.output : done.status);
+      }
+    }
+    const native = bodiesOf(server, `${label}-native-${api}`);
+    expect(bodiesOf(server, `${label}-wrapped-${api}`)).toEqual(native);
+    return { outputs, calls: native.length };
+  }
+
+  it('two handoffs in one turn: the first is taken, the second dropped, as the SDK does', async () => {
+    const { outputs, calls } = await both('twice', {
+      triage: [
+        {
+          toolCalls: [
+            { name: 'transfer_to_billing', args: {} },
+            { name: 'transfer_to_billing', args: {} },
+          ],
+        },
+      ],
+      billing: ['unused', 'Billing here.'],
+    });
+    expect(outputs).toEqual(['Billing here.', 'Billing here.']);
+    expect(calls).toBe(2);
+  });
+
+  it('a handoff back along the cycle ends on the agent handed back to', async () => {
+    const { outputs, calls } = await both('back', {
+      triage: [
+        { toolCalls: [{ name: 'transfer_to_billing', args: {} }] },
+        'unused',
+        'Triage again: how else can I help?',
+      ],
+      billing: ['unused', { toolCalls: [{ name: 'transfer_to_triage', args: {} }] }],
+    });
+    expect(outputs).toEqual(['Triage again: how else can I help?', 'Triage again: how else can I help?']);
+    expect(calls).toBe(3);
   });
 });
 
