@@ -44,6 +44,7 @@ export function registerEngineTool<T extends object>(tool: T, definition: ToolDe
  * ```ts
  * const pay = tool({
  *   name: 'pay',
+ *   description: 'Pay an amount',
  *   parameters: z.object({ amount: z.number() }),
  *   execute: async ({ amount }, runContext) => {
  *     const ctx = continuationContext(runContext);
