@@ -11,12 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
-import {
-  lastToolResults,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { deskScripts } from './support/billing';
 
 const BIN = join(import.meta.dirname, '../../cli/src/bin.ts');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -26,14 +23,7 @@ let server: ScriptedOpenAIServer;
 let dir: string;
 beforeAll(async () => {
   server = await startScriptedOpenAIServer({
-    scripts: {
-      'cli-triage': [{ toolCalls: [{ name: 'transfer_to_billing', args: {} }] }],
-      'cli-billing': [
-        'unused',
-        { toolCalls: [{ name: 'refund', args: { order: 'O-7', amount: 20 } }] },
-        (request) => `Refunded: ${JSON.stringify(lastToolResults(request.messages)[0]?.output)}`,
-      ],
-    },
+    scripts: { 'cli-triage': deskScripts.triage, 'cli-billing': deskScripts.billing },
   });
   dir = mkdtempSync(join(tmpdir(), 'ac-openai-agents-cli-'));
 });

@@ -3,7 +3,7 @@
  * back, so the graph has a cycle. The SDK's own agents over its OpenAI models on the scripted server.
  */
 import { lastToolResults, type Script, type ScriptedOpenAIServer } from '@agent-continuations/testing';
-import { Agent, tool } from '@openai/agents';
+import { Agent, type Model, tool } from '@openai/agents';
 import { z } from 'zod';
 import { sdkModel } from '../harness';
 
@@ -19,6 +19,9 @@ const billingScript: Script = [
 
 export type Ran = { refund?: number };
 
+/** The scripts of the desk's two models, by agent. */
+export const deskScripts = { triage: triageScript, billing: billingScript };
+
 /** The triage and billing agents on models named `<models>-triage` and `<models>-billing`. */
 export function billingDesk(
   api: 'chat' | 'responses',
@@ -28,13 +31,26 @@ export function billingDesk(
 ) {
   server.setScript(`${models}-triage`, triageScript);
   server.setScript(`${models}-billing`, billingScript);
+  return deskAgents(
+    (agent) => sdkModel(api, server, `${models}-${agent}`),
+    () => {
+      ran.refund = (ran.refund ?? 0) + 1;
+    },
+  );
+}
+
+/** The desk's agents on the models `model` makes; `refunded` is called each time a refund runs. */
+export function deskAgents(
+  model: (agent: 'triage' | 'billing') => Model,
+  refunded: (args: { order: string; amount: number }) => void,
+): Agent {
   const refund = tool({
     name: 'refund',
     description: 'Refund an order',
     parameters: z.object({ order: z.string(), amount: z.number() }),
     needsApproval: true,
     execute: async ({ order, amount }) => {
-      ran.refund = (ran.refund ?? 0) + 1;
+      refunded({ order, amount });
       return { ok: true, order, amount };
     },
   });
@@ -42,13 +58,13 @@ export function billingDesk(
     name: 'billing',
     instructions: 'You handle refunds.',
     handoffDescription: 'Refunds and invoices',
-    model: sdkModel(api, server, `${models}-billing`),
+    model: model('billing'),
     tools: [refund],
   });
   const triage = new Agent({
     name: 'triage',
     instructions: 'You route customers.',
-    model: sdkModel(api, server, `${models}-triage`),
+    model: model('triage'),
     handoffs: [billing],
   });
   // Billing can hand back: the graph has a cycle.
