@@ -1,7 +1,8 @@
 /**
- * One agent, four frameworks: build the same neutral agent description as an OpenAI chat agent,
- * an OpenAI responses agent, an AI SDK `ToolLoopAgent` (through `@ai-sdk/openai`, responses API)
- * or a langchain `createAgent` graph (through `ChatOpenAI`). Every model call is real HTTP to the
+ * One agent, five frameworks: build the same neutral agent description as an OpenAI chat agent,
+ * an OpenAI responses agent, an AI SDK `ToolLoopAgent` (through `@ai-sdk/openai`, responses API),
+ * a langchain `createAgent` graph (through `ChatOpenAI`) or an `@openai/agents` `Agent` (through
+ * the SDK's own `OpenAIProvider`, whose default is the responses API). Every model call is real HTTP to the
  * scripted OpenAI-compatible server; the agent's model name there is `spec.model`.
  */
 import type { ContinuableAgent, JsonValue } from '@agent-continuations/core';
@@ -19,17 +20,30 @@ import {
   agentTool as openaiAgentTool,
   tool as openaiTool,
 } from '@agent-continuations/openai';
+import {
+  agentTool as agentsAgentTool,
+  humanTool as agentsHumanTool,
+  continuable as continuableAgent,
+  continuationContext,
+} from '@agent-continuations/openai-agents';
 import type { ConformanceTool } from '@agent-continuations/testing';
 import { continuable, getToolContext, agentTool as vercelAgentTool } from '@agent-continuations/vercel-ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { tool as langchainTool, type StructuredToolInterface } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
+import { Agent, type Tool as AgentsTool, tool as agentsTool, OpenAIProvider } from '@openai/agents';
 import { tool as sdkTool, type Tool, ToolLoopAgent } from 'ai';
 import { createAgent as createLangChainAgent } from 'langchain';
 import OpenAI from 'openai';
 
-/** The four ways an agent is built here. */
-export const FRAMEWORKS = ['openai-chat', 'openai-responses', 'vercel-ai', 'langgraph'] as const;
+/** The five ways an agent is built here. */
+export const FRAMEWORKS = [
+  'openai-chat',
+  'openai-responses',
+  'vercel-ai',
+  'langgraph',
+  'openai-agents',
+] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 /** An agent, described once for every framework. */
@@ -83,7 +97,22 @@ export function buildAgent(
       });
       return fromGraph(graph, { name: spec.name });
     }
+    case 'openai-agents': {
+      const agent = new Agent({
+        name: spec.name,
+        instructions: spec.instructions,
+        model: spec.model,
+        tools: spec.tools.map(agentsToolOf),
+      });
+      const modelProvider = new OpenAIProvider({ baseURL, apiKey: 'test' });
+      return continuableAgent(agent, { modelProvider }) as ContinuableAgent<string, string>;
+    }
   }
+}
+
+/** The continuation's `agent.framework` of a framework built here. */
+export function frameworkName(framework: Framework): string {
+  return framework === 'openai-chat' || framework === 'openai-responses' ? 'openai' : framework;
 }
 
 function openaiToolOf(spec: ConformanceTool) {
@@ -148,4 +177,26 @@ function langchainToolOf(spec: ConformanceTool): StructuredToolInterface {
   if (!spec.needsApproval) return made;
   const rule = spec.needsApproval;
   return requireApproval([made], rule === true ? true : ({ args }) => rule(args as JsonValue))[0]!;
+}
+
+function agentsToolOf(spec: ConformanceTool): AgentsTool {
+  if (spec.kind === 'agent')
+    return agentsAgentTool(spec.agent, { name: spec.name, description: spec.description });
+  if (spec.kind === 'human')
+    return agentsHumanTool({
+      name: spec.name,
+      description: spec.description,
+      parameters: spec.parameters,
+      response: spec.response,
+    });
+  const rule = spec.needsApproval;
+  return agentsTool({
+    name: spec.name,
+    description: spec.description,
+    parameters: spec.parameters,
+    ...(rule === undefined
+      ? {}
+      : { needsApproval: typeof rule === 'boolean' ? rule : async (_context, args) => rule(args) }),
+    execute: (args, runContext) => spec.execute(args, continuationContext(runContext)!),
+  });
 }

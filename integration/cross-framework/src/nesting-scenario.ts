@@ -15,11 +15,14 @@ export interface Chain {
   levels: readonly [Framework, Framework, Framework];
 }
 
-/** Three chains that put every adapter at every level. */
+/** Six chains that put every adapter at every level, and an OpenAI Agents level at each position. */
 export const CHAINS: readonly Chain[] = [
   { id: 'lg-ai-oc', levels: ['langgraph', 'vercel-ai', 'openai-chat'] },
   { id: 'or-lg-ai', levels: ['openai-responses', 'langgraph', 'vercel-ai'] },
   { id: 'ai-oc-lg', levels: ['vercel-ai', 'openai-chat', 'langgraph'] },
+  { id: 'oa-lg-or', levels: ['openai-agents', 'langgraph', 'openai-responses'] },
+  { id: 'ai-oa-lg', levels: ['vercel-ai', 'openai-agents', 'langgraph'] },
+  { id: 'oc-ai-oa', levels: ['openai-chat', 'vercel-ai', 'openai-agents'] },
 ];
 
 /** The same chain with every level built in the framework of the level above it (the root in the leaf's). */

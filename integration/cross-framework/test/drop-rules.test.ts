@@ -14,7 +14,7 @@ import {
   startScriptedOpenAIServer,
 } from '@agent-continuations/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAgent, FRAMEWORKS, type Framework } from '../src/frameworks';
+import { buildAgent, FRAMEWORKS, type Framework, frameworkName } from '../src/frameworks';
 import { HANDOFF_AGENT, handoffAgent, handoffScript, transferDecision } from '../src/handoff-scenario';
 import { type HandoffSource, suspendInSource } from '../src/handoff-source';
 
@@ -32,7 +32,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const ENGINE_TARGETS = ['openai-chat', 'openai-responses', 'vercel-ai'] as const;
+const ENGINE_TARGETS = ['openai-chat', 'openai-responses', 'vercel-ai', 'openai-agents'] as const;
 
 /** Resume `continuation` in a new agent of `to`; returns the result, the counts and the wire bodies. */
 async function resumeIn(to: Framework, continuation: Continuation | string, options = {}) {
@@ -71,7 +71,7 @@ describe('state: kept only by the framework that made it', () => {
       expect(counts).toEqual({ transfer: 1 });
       if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
       expect(result.continuation.state).toBeUndefined();
-      expect(result.continuation.agent.framework).toBe(to === 'vercel-ai' ? 'vercel-ai' : 'openai');
+      expect(result.continuation.agent.framework).toBe(frameworkName(to));
     },
   );
 

@@ -5,7 +5,7 @@
 import { type Continuation, parseContinuation } from '@agent-continuations/core';
 import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FRAMEWORKS, type Framework } from '../src/frameworks';
+import { FRAMEWORKS, type Framework, frameworkName } from '../src/frameworks';
 import { inFreshProcess } from '../src/fresh-process';
 import { HANDOFF_INSTRUCTIONS, HANDOFF_METADATA, handoffScript } from '../src/handoff-scenario';
 import { type HandoffSource, suspendInSource } from '../src/handoff-source';
@@ -19,7 +19,6 @@ const pids = new Map<Framework, number>();
 
 const sourceModel = (from: Framework) => `source:${from}`;
 const targetModel = (from: Framework, to: Framework) => `target:${from}>${to}`;
-const frameworkName = (framework: Framework) => (framework.startsWith('openai') ? 'openai' : framework);
 
 beforeAll(async () => {
   server = await startScriptedOpenAIServer({ scripts: {}, fallback: handoffScript });

@@ -1,5 +1,5 @@
 /**
- * Three chains of depth 3 that put every adapter at every level. Each suspends once with two
+ * Six chains of depth 3 that put every adapter at every level. Each suspends once with two
  * actions (the leaf's transfer and the middle's refund, asked in the same middle turn) and is
  * resumed from its continuation alone in one fresh process. A second run of each chain is resumed
  * there by the same chain built in other frameworks at every level: a handoff at all three levels.
@@ -16,7 +16,7 @@ import {
   startScriptedOpenAIServer,
 } from '@agent-continuations/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FRAMEWORKS } from '../src/frameworks';
+import { FRAMEWORKS, frameworkName } from '../src/frameworks';
 import { inFreshProcess } from '../src/fresh-process';
 import { buildChain, CHAINS, chainScripts, expectedOutputs, rotated } from '../src/nesting-scenario';
 import type { NestingReport } from '../src/nesting-worker';
@@ -59,8 +59,8 @@ afterAll(async () => {
 
 it('puts every adapter at every level', () => {
   for (const level of [0, 1, 2]) {
-    const used = new Set(CHAINS.map((chain) => chain.levels[level]!.replace(/-(chat|responses)$/, '')));
-    expect([...used].sort()).toEqual(['langgraph', 'openai', 'vercel-ai']);
+    const used = new Set(CHAINS.map((chain) => frameworkName(chain.levels[level]!)));
+    expect([...used].sort()).toEqual(['langgraph', 'openai', 'openai-agents', 'vercel-ai']);
   }
   expect(new Set(CHAINS.flatMap((chain) => chain.levels))).toEqual(new Set(FRAMEWORKS));
 });
@@ -94,12 +94,10 @@ describe.each(CHAINS)('$id ($levels.0 > $levels.1 > $levels.2)', (chain) => {
     const middle = continuation.pending[0];
     expect(middle?.kind).toBe('agent');
     if (middle?.kind !== 'agent') return;
-    expect(continuation.agent.framework).toBe(chain.levels[0].replace(/-(chat|responses)$/, ''));
-    expect(middle.child.agent.framework).toBe(chain.levels[1].replace(/-(chat|responses)$/, ''));
+    expect(continuation.agent.framework).toBe(frameworkName(chain.levels[0]));
+    expect(middle.child.agent.framework).toBe(frameworkName(chain.levels[1]));
     const leaf = middle.child.pending.find((entry) => entry.kind === 'agent');
-    expect(leaf?.kind === 'agent' && leaf.child.agent.framework).toBe(
-      chain.levels[2].replace(/-(chat|responses)$/, ''),
-    );
+    expect(leaf?.kind === 'agent' && leaf.child.agent.framework).toBe(frameworkName(chain.levels[2]));
   });
 
   it('completes in a fresh process from the continuation alone, every tool run exactly once', () => {

@@ -2,7 +2,8 @@
  * `continuable(agent)`: an existing `@openai/agents` `Agent` as a continuable agent. The core's
  * engine drives the loop; the agent's own model (through the SDK's model provider) makes each
  * step, its function tools run through their own `invoke`, and `needsApproval` decides approvals.
- * What the agent is set to do that a continuable run cannot honour is refused here.
+ * Handoffs run their target agents continuable, on the conversation so far. What the agent is set
+ * to do that a continuable run cannot honour is refused here.
  */
 import {
   type ContinuableAgentConfig,
@@ -15,6 +16,7 @@ import {
 } from '@agent-continuations/core';
 import { toPredicates } from '@agent-continuations/core/adapter-kit';
 import type { Agent, FunctionTool, ModelProvider } from '@openai/agents';
+import { handoffTools } from './handoffs';
 import { agentModelPort } from './model-port';
 import { registerSubAgent, toEngineTools } from './tools';
 
@@ -95,6 +97,17 @@ export function continuable(
   agent: Agent<any, any>,
   options: ContinuableOptions = {},
 ): OpenAIAgentsContinuable {
+  return wrapAgent(agent, options, new Map());
+}
+
+/** Wrap `agent`, and (through `graph`, once each) the agents it hands off to. */
+function wrapAgent(
+  agent: Agent<any, any>,
+  options: ContinuableOptions,
+  graph: Map<Agent<any, any>, OpenAIAgentsContinuable>,
+): OpenAIAgentsContinuable {
+  const known = graph.get(agent);
+  if (known) return known;
   checkAgent(agent);
   for (const [key, value] of Object.entries(options)) {
     if (value !== undefined && !OPTIONS.has(key)) {
@@ -108,14 +121,18 @@ export function continuable(
     refuse(`maxTurns must be a whole number >= 1, not ${limit}.`);
   const name = options.name ?? agent.name;
   const { tools, strict } = toEngineTools(agent, { context: options.context });
+  // A target runs with the same settings, under its own name.
+  const { name: _name, description: _description, ...inherited } = options;
+  const handedOff = handoffTools(agent, (target) => wrapAgent(target, inherited, graph));
   const engine = createContinuableAgent({
     name,
     framework: 'openai-agents',
     model: agentModelPort(agent, {
       strictTools: strict,
+      handoffs: handedOff.handoffs,
       ...(options.modelProvider ? { modelProvider: options.modelProvider } : {}),
     }),
-    tools,
+    tools: [...tools, ...handedOff.tools],
     ...(options.description === undefined ? {} : { description: options.description }),
     ...(agent.instructions ? { instructions: agent.instructions as string } : {}),
     suspendWhen: [
@@ -147,6 +164,9 @@ export function continuable(
       return registerSubAgent(agent.asTool(toolOptions as never) as FunctionTool<any, any, string>, wrapped);
     },
   };
+  graph.set(agent, wrapped);
+  // Every agent a handoff reaches is checked now, not when the run first hands off to it.
+  for (const tool of handedOff.tools) void tool.agent;
   return wrapped;
 }
 
@@ -162,11 +182,6 @@ function checkAgent(agent: Agent<any, any>): void {
   }
   const said = (setting: string, instead: string) =>
     refuse(`Agent "${agent.name}" cannot honour ${setting}: ${instead}.`);
-  if (agent.handoffs.length > 0)
-    said(
-      'handoffs',
-      'a continuable run stays on one agent; call the other agents as tools with continuable(other).asTool()',
-    );
   if (agent.inputGuardrails.length > 0 || agent.outputGuardrails.length > 0)
     said('guardrails', 'the engine does not run them; check the input before run() and the output after it');
   if (typeof agent.instructions === 'function')

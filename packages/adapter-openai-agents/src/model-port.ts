@@ -2,7 +2,8 @@
  * The core's model port over the SDK's own `Model`: the agent's configured model, or the one its
  * model provider (the SDK's default `OpenAIProvider` unless given) makes from the model name. The
  * request goes out as the SDK's `Runner` would send it: the SDK model turns it into Chat
- * Completions or Responses calls on the wire.
+ * Completions or Responses calls on the wire. Handoffs go out as the SDK's handoffs; the call after
+ * a handoff is answered with the target agent's answer, as the SDK's run ends with it.
  */
 import type {
   ModelPort,
@@ -15,12 +16,14 @@ import { queuedRun } from '@agent-continuations/core/adapter-kit';
 import {
   type Agent,
   getOrCreateTrace,
+  type Handoff,
   type Model,
   type ModelProvider,
   Runner,
   type ModelRequest as SdkModelRequest,
   type ModelResponse as SdkModelResponse,
 } from '@openai/agents';
+import { handedOffAnswer } from './handoffs';
 import { fromAgentOutput, toAgentItems } from './messages';
 
 /** How the port reaches the model. */
@@ -29,6 +32,8 @@ export interface PortOptions {
   modelProvider?: ModelProvider;
   /** Names of the tools to send with `strict: true` (the SDK's own default for its tools). */
   strictTools: ReadonlySet<string>;
+  /** The agent's handoffs by tool name: sent as the SDK sends handoffs, and answered by their target. */
+  handoffs?: ReadonlyMap<string, Handoff<any, any>>;
 }
 
 /**
@@ -40,6 +45,8 @@ export interface PortOptions {
  * ```
  */
 export function agentModelPort(agent: Agent<any, any>, options: PortOptions): ModelPort {
+  const handoffs = options.handoffs ?? new Map<string, Handoff<any, any>>();
+  const names = new Set(handoffs.keys());
   let resolved: Promise<Model> | undefined;
   const model = () => {
     resolved ??= Promise.resolve(
@@ -53,21 +60,37 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
     ...(req.instructions === undefined ? {} : { systemInstructions: req.instructions }),
     input: toAgentItems(req.messages),
     modelSettings: { ...agent.modelSettings },
-    tools: req.tools.map((tool) => ({
-      type: 'function' as const,
-      name: tool.name,
-      description: tool.description ?? '',
-      parameters: tool.inputSchema as never,
-      strict: options.strictTools.has(tool.name),
-    })),
+    tools: req.tools
+      .filter((tool) => !handoffs.has(tool.name))
+      .map((tool) => ({
+        type: 'function' as const,
+        name: tool.name,
+        description: tool.description ?? '',
+        parameters: tool.inputSchema as never,
+        strict: options.strictTools.has(tool.name),
+      })),
     outputType: 'text',
-    handoffs: [],
+    handoffs: req.tools.flatMap((tool) => {
+      const made = handoffs.get(tool.name);
+      return made
+        ? [
+            {
+              toolName: made.toolName,
+              toolDescription: made.toolDescription,
+              inputJsonSchema: made.inputJsonSchema,
+              strictJsonSchema: made.strictJsonSchema,
+            },
+          ]
+        : [];
+    }),
     tracing: false,
     ...(req.signal ? { signal: req.signal } : {}),
   });
 
   return {
     async generate(req) {
+      const answer = handedOffAnswer(req.messages, names);
+      if (answer !== undefined) return answered(answer);
       const sdkModel = await model();
       // The SDK's models record their calls in the current trace, as under its Runner.
       const response = await getOrCreateTrace(() => sdkModel.getResponse(request(req)), { name: agent.name });
@@ -75,8 +98,14 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
     },
     stream(req): AsyncIterable<ModelStreamEvent> {
       // The whole stream is read inside the trace, as the SDK's Runner reads it.
-      return queuedRun<ModelStreamEvent, void>((push) =>
-        getOrCreateTrace(
+      const answer = handedOffAnswer(req.messages, names);
+      return queuedRun<ModelStreamEvent, void>(async (push) => {
+        if (answer !== undefined) {
+          push({ type: 'text-delta', delta: answer });
+          push({ type: 'finish', response: answered(answer) });
+          return;
+        }
+        await getOrCreateTrace(
           async () => {
             const sdkModel = await model();
             for await (const event of sdkModel.getStreamedResponse(request(req))) {
@@ -92,9 +121,17 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
             throw new Error('The model stream ended before the response was done.');
           },
           { name: agent.name },
-        ),
-      );
+        );
+      });
     },
+  };
+}
+
+/** The run's answer after a handoff: the target's, with no model call. */
+function answered(text: string) {
+  return {
+    message: { role: 'assistant' as const, content: [{ type: 'text' as const, text }] },
+    finishReason: 'stop' as const,
   };
 }
 

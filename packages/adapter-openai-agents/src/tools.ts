@@ -44,6 +44,7 @@ export function registerEngineTool<T extends object>(tool: T, definition: ToolDe
  * ```ts
  * const pay = tool({
  *   name: 'pay',
+ *   description: 'Pay an amount',
  *   parameters: z.object({ amount: z.number() }),
  *   execute: async ({ amount }, runContext) => {
  *     const ctx = continuationContext(runContext);
@@ -155,6 +156,8 @@ function subAgentTool(
       name: tool.name,
       ...(tool.description ? { description: tool.description } : {}),
     }),
+    // The model sees the schema the SDK's own tool sends, so a wrapped run asks what a native one does.
+    inputSchema: tool.parameters as Record<string, unknown>,
     needsApproval: approvalOf(tool, options),
   };
 }

@@ -5,18 +5,14 @@
  */
 import { type ContinuableAgent, listActions, serializeContinuation } from '@agent-continuations/core';
 import { createAgent, agentTool as openaiAgentTool, tool as openaiTool } from '@agent-continuations/openai';
-import {
-  lastToolResults,
-  type Script,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
 import { Agent, tool } from '@openai/agents';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { agentTool, continuable } from '../src/index';
 import { sdkModel } from './harness';
+import { type Counts, delegate, payrollChain, salaryParameters, salaryScript } from './support/payroll';
 
 let server: ScriptedOpenAIServer;
 beforeAll(async () => {
@@ -26,57 +22,12 @@ afterAll(async () => {
   await server.close();
 });
 
-const delegate = (name: string, input: string): Script => [
-  { toolCalls: [{ name, args: { input } }] },
-  (request) => `${name} said: ${String(lastToolResults(request.messages)[0]?.output)}`,
-];
-const salaryScript: Script = [
-  { toolCalls: [{ name: 'update_salary', args: { employeeId: 'ada', salary: 3000 } }] },
-  (request) => `updated ${JSON.stringify(lastToolResults(request.messages)[0]?.output)}`,
-];
-const salaryParameters = z.object({ employeeId: z.string(), salary: z.number() });
-
-type Counts = { update_salary?: number };
 const count = (counts: Counts) => {
   counts.update_salary = (counts.update_salary ?? 0) + 1;
 };
 
-/** The SDK's three levels, `hr > payroll > benefits`, each an `@openai/agents` Agent. */
-function sdkChain(api: 'chat' | 'responses', counts: Counts) {
-  for (const [name, script] of Object.entries({
-    hr: delegate('payroll', 'raise ada to 3000'),
-    payroll: delegate('benefits', 'set ada to 3000'),
-    benefits: salaryScript,
-  }))
-    server.setScript(name, script);
-  const updateSalary = tool({
-    name: 'update_salary',
-    description: 'Change a salary',
-    parameters: salaryParameters,
-    needsApproval: true,
-    execute: async (args) => {
-      count(counts);
-      return { ...args, applied: true };
-    },
-  });
-  const benefits = new Agent({
-    name: 'benefits',
-    model: sdkModel(api, server, 'benefits'),
-    tools: [updateSalary],
-  });
-  const payroll = new Agent({
-    name: 'payroll',
-    model: sdkModel(api, server, 'payroll'),
-    tools: [continuable(benefits).asTool({ toolName: 'benefits', toolDescription: 'Salaries' })],
-  });
-  return continuable(
-    new Agent({
-      name: 'hr',
-      model: sdkModel(api, server, 'hr'),
-      tools: [continuable(payroll).asTool({ toolName: 'payroll', toolDescription: 'Payroll' })],
-    }),
-  );
-}
+const sdkChain = (api: 'chat' | 'responses', counts: Counts) =>
+  continuable(payrollChain({ api, server, counts }));
 
 describe.each(['chat', 'responses'] as const)('asTool sub-agents to depth 3 (%s)', (api) => {
   it('the approval surfaces with its path, and resumes every level once from JSON', async () => {
