@@ -23,6 +23,7 @@ import {
 } from '@agent-continuations/core';
 import {
   applyDeadlines,
+  markRejections,
   newContinuation,
   type RunState,
   toPredicates,
@@ -250,7 +251,8 @@ export async function runSegment(
   });
   const step = context.step + counter.calls;
   const usage = addUsage(context.usage, counter.usage);
-  const messages = neutralMessages(snapshot.values, segment.messagesKey);
+  // A rejection's tool message is the graph's; the mark says what it was, as every adapter's does.
+  const messages = markRejections(neutralMessages(snapshot.values, segment.messagesKey), context.audit);
   if (failure) {
     const continuation = newContinuation(context, {
       messages,
@@ -324,6 +326,7 @@ export async function runSegment(
     if (!part) continue;
     const entry: DoneEntry = { toolCallId: call.toolCallId, toolName: call.toolName, output: part.output };
     if (part.isError) entry.isError = true;
+    if (part.rejected) entry.rejected = true;
     doneEntries.push(entry);
   }
 

@@ -27,5 +27,5 @@ export type { RunState } from './engine/run-state';
 export { streamEventOf } from './engine/stream';
 export { rejectionMessage, STREAMS_RUNS } from './engine/turn';
 export { raiseFrom } from './errors';
-export { inputMessages, toolCallIdsIn, uniqueToolCallIds } from './format/messages';
+export { inputMessages, markRejections, toolCallIdsIn, uniqueToolCallIds } from './format/messages';
 export { applyDeadlines } from './people/deadlines';

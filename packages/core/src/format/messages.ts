@@ -18,6 +18,7 @@ import type {
   toolResultPartSchema,
   userMessageSchema,
 } from '../zod/messages';
+import type { AuditEntry } from './format';
 import type { JsonObject, JsonValue } from './json';
 
 export type TextPart = z.infer<typeof textPartSchema>;
@@ -62,6 +63,35 @@ export function toolCallsOf(message: Message | undefined): ToolCallPart[] {
  */
 export function isRejected(part: Pick<ToolResultPart, 'rejected'>): boolean {
   return part.rejected === true;
+}
+
+/**
+ * `messages` with each tool result of a call that `audit` records as rejected at this level (the
+ * action is the call itself) marked `rejected`: for adapters whose framework writes the
+ * rejection's tool message itself, so the mark reads the same whichever adapter made it.
+ *
+ * @example
+ * ```ts
+ * const messages = markRejections(fromFramework(state), runState.audit);
+ * ```
+ */
+export function markRejections(messages: Message[], audit: readonly AuditEntry[]): Message[] {
+  const rejected = new Set(
+    audit
+      .filter((entry) => entry.type === 'reject' && entry.actionId === entry.toolCallId)
+      .map((entry) => entry.toolCallId),
+  );
+  if (rejected.size === 0) return messages;
+  return messages.map((message) => {
+    if (message.role !== 'tool' || !message.content.some((part) => rejected.has(part.toolCallId)))
+      return message;
+    return {
+      ...message,
+      content: message.content.map((part) =>
+        rejected.has(part.toolCallId) ? { ...part, rejected: true as const } : part,
+      ),
+    };
+  });
 }
 
 /**
