@@ -140,6 +140,11 @@ export class ThreadSaver extends PrivateSaver {
 
   /** The newest checkpoint id of the thread's root namespace in the app's saver. */
   async newest(threadId: string): Promise<string | undefined> {
+    // An in-memory saver is read by its keys: reviving the checkpoint only for its id would cost a copy.
+    if (this.target instanceof MemorySaver) {
+      const ids = Object.keys(this.target.storage[threadId]?.[''] ?? {});
+      return ids.sort().at(-1);
+    }
     const root = await this.target.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
     return root?.checkpoint.id;
   }

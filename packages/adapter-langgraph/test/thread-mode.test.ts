@@ -3,7 +3,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isContinuationError, parseContinuation, serializeContinuation } from '@agent-continuations/core';
+import {
+  createRuntime,
+  isContinuationError,
+  parseContinuation,
+  type RuntimeAgent,
+  serializeContinuation,
+} from '@agent-continuations/core';
+import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
@@ -234,6 +241,47 @@ describe.each(kinds)('thread mode across processes, %s graph', (kind) => {
 });
 
 describe('thread mode, edges', () => {
+  it('an imported thread is kept and resumed through a runtime: once, and a second resume runs nothing', async () => {
+    const thread = newThread();
+    const dir = mkdtempSync(join(tmpdir(), 'lg-thread-runtime-'));
+    const database = join(dir, 'threads.db');
+    const records = join(dir, 'continuations.db');
+    const native = threadApp('hitl', SqliteSaver.fromConnString(database));
+    await native.graph.invoke({ messages: [{ role: 'user', content: 'Restart web-1' }] } as never, {
+      configurable: { thread_id: thread },
+    });
+    // The process that adopts the waiting thread keeps its continuation in the runtime's store.
+    const adopting = fromGraph(threadApp('hitl', SqliteSaver.fromConnString(database)).graph, {
+      name: 'ops',
+    });
+    const imported = await continuationFromThread(adopting, thread);
+    const first = createRuntime({
+      agents: [adopting as unknown as RuntimeAgent],
+      store: createSqliteStore({ path: records }),
+    });
+    await first.store.save(imported.continuation);
+    expect((await first.inbox()).items.map((item) => item.action.toolName)).toEqual(['restart']);
+
+    // Another runtime over the same files: the person's approval resumes the thread once.
+    const later = threadApp('hitl', SqliteSaver.fromConnString(database));
+    const second = createRuntime({
+      agents: [fromGraph(later.graph, { name: 'ops' }) as unknown as RuntimeAgent],
+      store: createSqliteStore({ path: records }),
+    });
+    const decisions = approveAll(
+      'hitl',
+      imported.actions.map((action) => action.id),
+    );
+    const done = await second.resume(imported.continuation.id, decisions);
+    expect(done.status).toBe('completed');
+    expect(later.counts.restart).toBe(1);
+    const again = await second.resume(imported.continuation.id, decisions).catch((error: unknown) => error);
+    expect(isContinuationError(again, 'CLAIM_CONFLICT')).toBe(true);
+    expect(later.counts.restart).toBe(1);
+    const after = await later.graph.getState({ configurable: { thread_id: thread } });
+    expect(after.next).toEqual([]);
+  });
+
   it('imports a thread paused with parallel interrupts: one action each, every call once', async () => {
     const thread = newThread();
     const saver = new MemorySaver();
