@@ -4,6 +4,7 @@
  * reach this run's observers and stream, tagged with their path.
  */
 import {
+  type Action,
   addUsage,
   type Continuation,
   type DoneEntry,
@@ -40,13 +41,24 @@ type Streamable = {
   stream?(input: unknown, config: Record<string, unknown>): Promise<AsyncIterable<unknown>>;
 };
 
-/** Run the graph once: invoke, or stream for the observer (`values`) and the sink's modes. */
+/** A chunk that names LangGraph interrupts, held until the segment knows their actions. */
+export interface HeldChunk {
+  ns: string[];
+  mode: StreamMode;
+  chunk: Record<string, unknown> & { __interrupt__: unknown[] };
+}
+
+/**
+ * Run the graph once: invoke, or stream for the observer (`values`) and the sink's modes. A
+ * root chunk carrying `__interrupt__` goes to `held` instead of the sink (see {@link releaseHeld}).
+ */
 export async function driveGraph(
   graph: Streamable,
   input: unknown,
   config: Record<string, unknown>,
   observe: ((values: Record<string, unknown>) => Promise<void>) | undefined,
   sink: ChunkSink | undefined,
+  held: HeldChunk[] = [],
 ): Promise<void> {
   if (!graph.stream || (!observe && !sink)) return void (await graph.invoke(input, config));
   const modes = new Set<StreamMode>(sink?.modes ?? []);
@@ -60,7 +72,42 @@ export async function driveGraph(
       unknown,
     ];
     if (observe && mode === 'values' && ns.length === 0) await observe(chunk as Record<string, unknown>);
-    if (sink?.modes.includes(mode)) sink.push(shaped(sink, ns, mode, chunk));
+    if (!sink?.modes.includes(mode)) continue;
+    if (ns.length === 0 && namesInterrupts(chunk)) held.push({ ns, mode, chunk });
+    else sink.push(shaped(sink, ns, mode, chunk));
+  }
+}
+
+function namesInterrupts(chunk: unknown): chunk is HeldChunk['chunk'] {
+  return (
+    typeof chunk === 'object' &&
+    chunk !== null &&
+    Array.isArray((chunk as { __interrupt__?: unknown }).__interrupt__)
+  );
+}
+
+/**
+ * Push the held interrupt chunks, each interrupt with the ids of the actions that answer it
+ * (`actionIds`, beside LangGraph's own `id`), so a stream's reader decides by action id.
+ * `interruptOf` gives the LangGraph interrupt id a top-level tool call waits on.
+ */
+export function releaseHeld(
+  held: readonly HeldChunk[],
+  sink: ChunkSink | undefined,
+  actions: readonly Action[],
+  interruptOf: (toolCallId: string) => string | undefined,
+): void {
+  if (!sink) return;
+  for (const { ns, mode, chunk } of held) {
+    const interrupts = chunk.__interrupt__.map((item) => {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id !== 'string') return item;
+      const actionIds = actions
+        .filter((action) => interruptOf(action.id.split('/')[0]!) === id)
+        .map((action) => action.id);
+      return { ...(item as object), actionIds };
+    });
+    sink.push(shaped(sink, ns, mode, { ...chunk, __interrupt__: interrupts }));
   }
 }
 

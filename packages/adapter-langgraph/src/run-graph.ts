@@ -37,7 +37,7 @@ import {
   type MemorySaver,
 } from '@langchain/langgraph';
 import type { Children } from './children';
-import { type ChunkSink, childForwarder, driveGraph, SINK } from './drive-graph';
+import { type ChunkSink, childForwarder, driveGraph, type HeldChunk, releaseHeld, SINK } from './drive-graph';
 import { exportState } from './graph-state';
 import { type LevelReader, mapInterrupts, type OwnResume, type SnapshotLike, toJson } from './interrupts';
 import {
@@ -135,13 +135,38 @@ export interface SegmentInput {
   recursionLimit?: number;
 }
 
-/** Run one segment; returns the run's result. */
+/**
+ * Run one segment; returns the run's result. A streamed chunk naming LangGraph interrupts is
+ * pushed once the segment knows which actions answer them.
+ */
 export async function runSegment(
   graph: { invoke: GraphHandle['invoke']; stream?: GraphHandle['stream'] },
   handle: GraphHandle,
   context: RunState,
   segment: SegmentInput,
   options: GraphRunOptions,
+): Promise<GraphRunResult> {
+  const held: HeldChunk[] = [];
+  const sink = (options as { [SINK]?: ChunkSink })[SINK];
+  let result: GraphRunResult | undefined;
+  try {
+    result = await driveSegment(graph, handle, context, segment, options, held);
+    return result;
+  } finally {
+    const waiting = result?.status === 'suspended' ? result : undefined;
+    const refs = (waiting?.continuation.state as { interrupts?: Record<string, { id: string }> } | undefined)
+      ?.interrupts;
+    releaseHeld(held, sink, waiting?.actions ?? [], (toolCallId) => refs?.[toolCallId]?.id);
+  }
+}
+
+async function driveSegment(
+  graph: { invoke: GraphHandle['invoke']; stream?: GraphHandle['stream'] },
+  handle: GraphHandle,
+  context: RunState,
+  segment: SegmentInput,
+  options: GraphRunOptions,
+  held: HeldChunk[],
 ): Promise<GraphRunResult> {
   const counter = new ModelCallCounter();
   const capture: Capture = {
@@ -219,7 +244,7 @@ export async function runSegment(
   try {
     if (!segment.inspect) {
       await outsideGraph(() =>
-        driveGraph(graph, segment.input, config, options.onEvent ? observe : undefined, sink),
+        driveGraph(graph, segment.input, config, options.onEvent ? observe : undefined, sink, held),
       );
     }
   } catch (error) {
