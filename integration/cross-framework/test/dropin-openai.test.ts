@@ -4,9 +4,13 @@
  * through `createAgent`, compared on the requests sent, the number of model calls, the tool
  * executions and the final structured output.
  */
-import { isContinuationError, type RunResult, type SuspendedResult } from '@agent-continuations/core';
+import { isContinuationError } from '@agent-continuations/core';
 import { createAgent, type OpenAIAgentConfig } from '@agent-continuations/openai';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import {
+  type ScriptedOpenAIServer,
+  startScriptedOpenAIServer,
+  suspended,
+} from '@agent-continuations/testing';
 import OpenAI from 'openai';
 import { zodFunction, zodResponseFormat, zodTextFormat } from 'openai/helpers/zod';
 import type {
@@ -27,11 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-function suspended(result: RunResult<unknown>): SuspendedResult {
-  if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-  return result;
-}
 
 /** The request bodies a model name received. */
 const bodies = (model: string) =>

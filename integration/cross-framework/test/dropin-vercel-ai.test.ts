@@ -4,7 +4,8 @@
  * model receives, how often it is called, which tools run, the stream's chunk kinds and the final
  * structured output.
  */
-import { isContinuationError, type RunResult, type SuspendedResult } from '@agent-continuations/core';
+import { isContinuationError } from '@agent-continuations/core';
+import { suspended } from '@agent-continuations/testing';
 import { continuable, continuationRefFromUIMessages } from '@agent-continuations/vercel-ai';
 import {
   createAgentUIStreamResponse,
@@ -21,11 +22,6 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { promptToolResults, type Replies, recordingModel, systemPrompt } from '../src/dropin-ai-model';
-
-function suspended(result: RunResult<unknown>): SuspendedResult {
-  if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-  return result;
-}
 
 /** A weather agent as the AI SDK docs write one; `ran` counts tool executions. */
 function weatherAgent(replies: Replies, extra: Record<string, unknown> = {}) {

@@ -3,14 +3,15 @@ import {
   isContinuationError,
   ModelCallError,
   type ModelRequest,
-  type RunResult,
   serializeContinuation,
 } from '@agent-continuations/core';
 import {
+  completed,
   lastToolResults,
   type Script,
   type ScriptedOpenAIServer,
   startScriptedOpenAIServer,
+  suspended,
 } from '@agent-continuations/testing';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,15 +23,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function suspended(result: RunResult<string>) {
-  if (result.status !== 'suspended') throw new Error(`expected suspended, got ${result.status}`);
-  return result;
-}
-function completed(result: RunResult<string>) {
-  if (result.status !== 'completed') throw new Error(`expected completed, got ${result.status}`);
-  return result;
-}
 
 /** Echo the last tool results back, so assertions see what the model received. */
 const report = (request: ModelRequest): string =>

@@ -1,15 +1,11 @@
-import {
-  createContinuableAgent,
-  defineTool,
-  type RunResult,
-  serializeContinuation,
-} from '@agent-continuations/core';
+import { createContinuableAgent, defineTool, serializeContinuation } from '@agent-continuations/core';
 import {
   lastToolResults,
   type Script,
   type ScriptedOpenAIServer,
   scriptedModel,
   startScriptedOpenAIServer,
+  suspended,
 } from '@agent-continuations/testing';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,11 +17,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function suspended(result: RunResult<string>) {
-  if (result.status !== 'suspended') throw new Error(`expected suspended, got ${result.status}`);
-  return result;
-}
 
 const transferParameters = z.object({ to: z.string(), amount: z.number() });
 const transferScript: Script = [

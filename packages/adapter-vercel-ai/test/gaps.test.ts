@@ -4,24 +4,13 @@
  * decided; arguments can be edited on approval; a repeated resume through a store claim never
  * runs a tool twice.
  */
-import {
-  createMemoryStore,
-  isContinuationError,
-  type RunResult,
-  resumeStored,
-  type SuspendedResult,
-} from '@agent-continuations/core';
-import { lastToolResults } from '@agent-continuations/testing';
+import { createMemoryStore, isContinuationError, resumeStored } from '@agent-continuations/core';
+import { lastToolResults, suspended } from '@agent-continuations/testing';
 import { ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentTool, continuable } from '../src/index';
 import { scriptedLanguageModel } from './support/scripted-language-model';
-
-function suspended(result: RunResult<unknown>): SuspendedResult {
-  if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-  return result;
-}
 
 /** A payments agent whose `transfer` needs approval; `ran` records every execution. */
 function payments(script: Parameters<typeof scriptedLanguageModel>[0]) {

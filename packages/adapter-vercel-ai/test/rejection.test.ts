@@ -3,19 +3,15 @@
  * core's `rejected` mark, and, in continuations written before the mark, from the core's rejection
  * text. The neutral messages and the SDK's agree both ways.
  */
-import type { Continuation, Message, RunResult, SuspendedResult } from '@agent-continuations/core';
+import type { Continuation, Message } from '@agent-continuations/core';
 import { rejectionMessage } from '@agent-continuations/core/adapter-kit';
+import { suspended } from '@agent-continuations/testing';
 import { type ModelMessage, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { continuable, toModelMessages, toNeutralMessages } from '../src/index';
 import { isUnmarkedRejection } from '../src/rejection';
 import { type ScriptedLanguageModel, scriptedLanguageModel } from './support/scripted-language-model';
-
-function suspended(result: RunResult<unknown>): SuspendedResult {
-  if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-  return result;
-}
 
 /** Bob's and eve's transfers in one turn, each needing approval. */
 function payments() {

@@ -3,18 +3,13 @@
  * one SDK call; an agent with a step callback makes one SDK call per step. What the model is asked,
  * which tools run, and what runs return must be the same either way.
  */
-import type { ModelRequest, RunResult, SuspendedResult } from '@agent-continuations/core';
-import { lastToolResults } from '@agent-continuations/testing';
+import type { ModelRequest, RunResult } from '@agent-continuations/core';
+import { lastToolResults, suspended } from '@agent-continuations/testing';
 import { ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { continuable } from '../src/index';
 import { type ScriptedLanguageModel, scriptedLanguageModel } from './support/scripted-language-model';
-
-function suspended(result: RunResult<unknown>): SuspendedResult {
-  if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-  return result;
-}
 
 const script = [
   {

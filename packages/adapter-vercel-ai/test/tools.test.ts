@@ -1,15 +1,10 @@
-import { isContinuationError, type RunResult, type SuspendedResult } from '@agent-continuations/core';
-import { lastToolResults } from '@agent-continuations/testing';
+import { isContinuationError } from '@agent-continuations/core';
+import { lastToolResults, suspended } from '@agent-continuations/testing';
 import { generateText, type ModelMessage, stepCountIs, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentTool, continuable, getToolContext } from '../src/index';
 import { scriptedLanguageModel } from './support/scripted-language-model';
-
-function suspended(result: RunResult<unknown>): SuspendedResult {
-  if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-  return result;
-}
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(

@@ -1,20 +1,9 @@
-/**
- * A model's tool call is validated once per step: the SDK checks the call's input with the tool's
- * schema, and the engine runs the tool with what that validation gave instead of validating the
- * same arguments again. Edited arguments, and arguments a validation changed, are still checked.
- * The SDK turns a tool's zod schema into JSON Schema once per agent, not at every step.
- */
-import type { RunResult, SuspendedResult } from '@agent-continuations/core';
+import { suspended } from '@agent-continuations/testing';
 import { jsonSchema, ToolLoopAgent, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { continuable } from '../src/index';
 import { scriptedLanguageModel } from './support/scripted-language-model';
-
-function suspended(result: RunResult<unknown>): SuspendedResult {
-  if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-  return result;
-}
 
 /** An input schema that counts its validations and its conversions to JSON Schema. */
 function countingSchema(counts: { validations: number; conversions: number }) {

@@ -5,8 +5,6 @@ import {
   type Continuation,
   isContinuationError,
   parseContinuation,
-  type RunResult,
-  type SuspendedResult,
   serializeContinuation,
 } from '@agent-continuations/core';
 import { expect } from 'vitest';
@@ -21,18 +19,7 @@ export type Skip = (
   context?: { skip(condition: boolean, note?: string): void },
 ) => boolean;
 
-export function suspended<O>(result: RunResult<O>): SuspendedResult {
-  if (result.status !== 'suspended')
-    throw new Error(
-      `Expected a suspended run, got ${result.status}: ${JSON.stringify(result).slice(0, 400)}`,
-    );
-  return result;
-}
-
-export function completed<O>(result: RunResult<O>) {
-  if (result.status !== 'completed') throw new Error(`Expected a completed run, got ${result.status}`);
-  return result;
-}
+export { completed, suspended } from './results';
 
 /** Simulate a process boundary: the continuation goes through JSON text and back. */
 export function throughText(continuation: Continuation): Continuation {

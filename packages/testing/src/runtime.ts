@@ -50,6 +50,7 @@ export {
   type ScriptedOpenAIServerOptions,
   startScriptedOpenAIServer,
 } from './openai-server/scripted-openai-server';
+export { completed, suspended } from './results';
 export {
   firstUserText,
   lastToolResults,
