@@ -15,6 +15,7 @@ const expected: Record<string, string[]> = {
   'packages/core/README.md': [
     'completed Refunded 49 EUR. 1',
     'true',
+    'completed 1 CLAIM_CONFLICT',
     'true\ncompleted 1 deadline,ann',
     'approve,reject\ntrue\ncompleted',
     '',
