@@ -11,6 +11,7 @@ import { createRuntime, type Runtime, type RuntimeAgent } from '@agent-continuat
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { lastToolResults, type Script, type ScriptedTurn } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
+import { MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { Client } from '@langchain/langgraph-sdk';
 import { StreamOrchestrator } from '@langchain/langgraph-sdk/ui';
@@ -55,6 +56,8 @@ interface Setup {
   runtime: Runtime;
   received: unknown[];
   url: string;
+  /** The compiled graph, as the app reads its own threads. */
+  graph: { getState(config: { configurable: { thread_id: string } }): Promise<{ next: string[] }> };
 }
 
 const open: Array<{ close(): Promise<void> | void }> = [];
@@ -66,6 +69,7 @@ async function setup(
   kind: 'react' | 'create-agent' | 'question' | 'flaky',
   path = ':memory:',
   interrupts: 'human-interrupt' | 'middleware' = 'human-interrupt',
+  checkpointer?: MemorySaver,
 ): Promise<Setup> {
   const received: unknown[] = [];
   const refund = tool(
@@ -89,7 +93,12 @@ async function setup(
   );
   const graph =
     kind === 'react' || kind === 'flaky'
-      ? createReactAgent({ llm: model, tools: requireApproval([refund], true), version: 'v2' })
+      ? createReactAgent({
+          llm: model,
+          tools: requireApproval([refund], true),
+          version: 'v2',
+          ...(checkpointer ? { checkpointer } : {}),
+        })
       : kind === 'question'
         ? createReactAgent({ llm: model, tools: [ask], version: 'v2' })
         : createAgent({
@@ -113,7 +122,13 @@ async function setup(
   );
   open.push(server, { close: () => store.close?.() });
   const url = `${server.url}/api/langgraph`;
-  return { client: new Client({ apiUrl: url, callerOptions: { maxRetries: 0 } }), runtime, received, url };
+  return {
+    client: new Client({ apiUrl: url, callerOptions: { maxRetries: 0 } }),
+    runtime,
+    received,
+    url,
+    graph: graph as unknown as Setup['graph'],
+  };
 }
 
 type Chunk = { event: string; data: any };
@@ -152,6 +167,24 @@ function lastText(values: any): string {
 }
 
 describe('langGraphApi with the SDK Client', () => {
+  it("runs a graph on the app's checkpointer on the API's own thread id", async () => {
+    const checkpointer = new MemorySaver();
+    const app = await setup('react', ':memory:', 'human-interrupt', checkpointer);
+    const { thread, id } = await suspend(app);
+    // The app's own saver holds the waiting run under the thread id the client uses.
+    const waiting = await app.graph.getState({ configurable: { thread_id: thread } });
+    expect(waiting.next.length).toBeGreaterThan(0);
+    await collect(
+      app.client.runs.stream(thread, 'payments', {
+        command: { resume: { [id]: { type: 'accept' } } },
+        streamMode: 'values',
+      }),
+    );
+    expect(app.received).toEqual([{ order: 'A-7', amount: 120 }]);
+    const after = await app.graph.getState({ configurable: { thread_id: thread } });
+    expect(after.next).toEqual([]);
+  });
+
   it('streams a run to its interrupt, lists it as a HumanInterrupt, and resumes it once with command.resume', async () => {
     const app = await setup('react');
     const { client, received, runtime } = app;
