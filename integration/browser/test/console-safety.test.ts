@@ -7,7 +7,7 @@
 import { createApprovalLinks } from '@agent-continuations/core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, USER_HEADER } from './harness';
+import { attackerPost, CHROMIUM, CHROMIUM_ARGS, USER_HEADER } from './harness';
 import { BASE, SECRET, type Served, serveConsole } from './safety-harness';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -145,16 +145,10 @@ describe("the console in Chromium: safety and the person's view", () => {
     expect(await text(ann)).not.toContain('Rebinding');
     expect(await ann.locator('form[method="post"]').count()).toBe(0);
     // The attacker's page, under its own name, auto-submits a form to the console as same-origin.
-    await ann.route(`${evil}/attack`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<form method="post" action="${BASE}/runs/${run.id}/decide"><input name="decision:${run.actions[0]}" value="approve"></form>`,
-      }),
-    );
-    await ann.goto(`${evil}/attack`);
-    const posted = ann.waitForResponse((response) => response.request().method() === 'POST');
-    await ann.evaluate(() => document.forms[0]!.submit());
-    expect((await posted).status()).toBe(421);
+    const status = await attackerPost(ann, evil, `${BASE}/runs/${run.id}/decide`, {
+      [`decision:${run.actions[0]}`]: 'approve',
+    });
+    expect(status).toBe(421);
     expect(app.sent.filter((each) => each.to.startsWith('Rebinding'))).toEqual([]);
   });
 
