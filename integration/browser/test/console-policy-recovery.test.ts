@@ -141,6 +141,20 @@ describe('the console in Chromium: link policies and suspensions the log moved p
     expect((await ann.goto(await links.url(gone.id, gone.actions[0]!, 'approve')))?.status()).toBe(404);
     expect(await text(ann)).toContain('no longer pending');
     expect(await ann.locator('form[method="post"]').count()).toBe(0);
+    // A tab left open on the run before: its form's approval is refused.
+    await ann.goto(`${app.url}/runs/${waiting.id}`);
+    const target = (await ann.locator('form[method="post"]').first().getAttribute('action'))!;
+    const token = new URL(target, app.url).searchParams.get('csrf')!;
+    const stale = await ann.request.post(
+      `${app.url}/runs/${gone.id}/decide?csrf=${encodeURIComponent(token)}`,
+      {
+        form: { [`decision:${gone.actions[0]}`]: 'approve' },
+        headers: { origin: new URL(app.url).origin },
+        maxRedirects: 0,
+      },
+    );
+    expect(stale.status()).toBe(409);
+    expect(await stale.text()).toContain('Decided by ann@a');
     expect(sentBy(app, 'Phantom')).toHaveLength(2);
 
     // The next recovery settles the record: the store's waiting records are the log's suspensions.
