@@ -4,127 +4,13 @@
  * `basePath` everywhere, a failed hand-off that a retry gets through, edits that are never dropped,
  * and what a decided run shows. The console runs over a runtime with a SQLite store and log.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type ConsoleOptions, createConsole } from '@agent-continuations/console';
-import {
-  createApprovalLinks,
-  createContinuableAgent,
-  createRuntime,
-  defineTool,
-  listActions,
-  type Runtime,
-} from '@agent-continuations/core';
-import { createSqliteCheckpointLog, createSqliteStore } from '@agent-continuations/store-sqlite';
-import { firstUserText, lastToolResults, scriptedModel } from '@agent-continuations/testing';
-import { getRequestListener } from '@hono/node-server';
+import { createApprovalLinks } from '@agent-continuations/core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
-import { CHROMIUM, CHROMIUM_ARGS, USER_HEADER } from './harness';
+import { attackerPost, CHROMIUM, CHROMIUM_ARGS, USER_HEADER } from './harness';
+import { BASE, SECRET, type Served, serveConsole } from './safety-harness';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
-
-const SECRET = 'browser-safety-console-secret';
-const BASE = '/inbox';
-
-/** Transfers: a run asks for two at once (the request names whose tenant it is), then answers. */
-function paymentsAgent(sent: Array<{ to: string; amount: number }>) {
-  const transfer = defineTool({
-    name: 'transfer',
-    description: 'Send money from the company account',
-    parameters: z.object({ to: z.string().min(1), amount: z.number().int().positive() }),
-    needsApproval: true,
-    execute: async (args) => {
-      sent.push(args);
-      return { sent: args.amount, to: args.to };
-    },
-  });
-  return createContinuableAgent({
-    name: 'payments',
-    model: scriptedModel([
-      (request) => {
-        const text = firstUserText(request.messages);
-        return {
-          toolCalls: [
-            { name: 'transfer', args: { to: `${text} one`, amount: 100 }, id: 'call_one' },
-            { name: 'transfer', args: { to: `${text} two`, amount: 200 }, id: 'call_two' },
-          ],
-        };
-      },
-      (request) => {
-        const results = lastToolResults(request.messages);
-        if (results.length === 1 && request.messages.filter((m) => m.role === 'tool').length === 1) {
-          return 'waiting for the other';
-        }
-        return `Done: ${results.map((part) => JSON.stringify(part.output)).join(' ')}`;
-      },
-      (request) => `Done: ${JSON.stringify(lastToolResults(request.messages).map((part) => part.output))}`,
-    ]),
-    tools: [transfer],
-  });
-}
-
-interface Served {
-  url: string;
-  runtime: Runtime;
-  sent: Array<{ to: string; amount: number }>;
-  /** Start a run for `tenant`; resolves to its continuation id and its two action ids. */
-  start(tenant: string, who: string): Promise<{ id: string; actions: string[] }>;
-  close(): Promise<void>;
-}
-
-/**
- * Serve a console under {@link BASE} on a free port, over a runtime with a SQLite store and log.
- * A person is `name@tenant` (the header); they see only their tenant's runs.
- */
-async function serveConsole(extra: Partial<ConsoleOptions> = {}): Promise<Served> {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-browser-safety-'));
-  const file = join(dir, 'console.sqlite');
-  const store = createSqliteStore({ path: file });
-  const log = createSqliteCheckpointLog({ database: file });
-  const sent: Array<{ to: string; amount: number }> = [];
-  const runtime = createRuntime({ agents: [paymentsAgent(sent)], store, log });
-  let handler: ((request: Request) => Promise<Response>) | undefined;
-  const server: Server = createServer(getRequestListener((request) => handler!(request)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}${BASE}`;
-  const inbox = createConsole({
-    runtime,
-    secret: SECRET,
-    basePath: BASE,
-    baseUrl: url,
-    authorize: (request, access) => {
-      const user = request.headers.get(USER_HEADER) ?? '';
-      const tenant = user.split('@')[1];
-      if (!tenant) return undefined;
-      if ('run' in access && access.run && access.run.metadata.tenant !== tenant) return false;
-      return { id: user };
-    },
-    ...extra,
-  });
-  handler = inbox.fetch;
-  return {
-    url,
-    runtime,
-    sent,
-    async start(tenant, who) {
-      const result = await runtime.start('payments', who, { metadata: { tenant } });
-      if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-      return { id: result.continuation.id, actions: listActions(result.continuation).map((a) => a.id) };
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 describe("the console in Chromium: safety and the person's view", () => {
   let browser: Browser;
@@ -191,14 +77,11 @@ describe("the console in Chromium: safety and the person's view", () => {
       expect(answer.body).toBe(nothing.body);
       expect(answer.body).not.toContain('Acme');
     }
-    const link = await app.runtime.get(theirs.id).then(async () => {
-      const { createApprovalLinks } = await import('@agent-continuations/core');
-      const links = createApprovalLinks({ secret: SECRET, baseUrl: app.url });
-      return [
-        await links.url(theirs.id, theirs.actions[0]!, 'approve'),
-        await links.url('no-such-run', 'x', 'approve'),
-      ];
-    });
+    const links = createApprovalLinks({ secret: SECRET, baseUrl: app.url });
+    const link = [
+      await links.url(theirs.id, theirs.actions[0]!, 'approve'),
+      await links.url('no-such-run', 'x', 'approve'),
+    ];
     const [linkTheirs, linkNone] = [await bea.goto(link[0]!), await bea.goto(link[1]!)];
     expect(linkTheirs?.status()).toBe(404);
     expect(linkNone?.status()).toBe(404);
@@ -262,16 +145,10 @@ describe("the console in Chromium: safety and the person's view", () => {
     expect(await text(ann)).not.toContain('Rebinding');
     expect(await ann.locator('form[method="post"]').count()).toBe(0);
     // The attacker's page, under its own name, auto-submits a form to the console as same-origin.
-    await ann.route(`${evil}/attack`, (route) =>
-      route.fulfill({
-        contentType: 'text/html',
-        body: `<form method="post" action="${BASE}/runs/${run.id}/decide"><input name="decision:${run.actions[0]}" value="approve"></form>`,
-      }),
-    );
-    await ann.goto(`${evil}/attack`);
-    const posted = ann.waitForResponse((response) => response.request().method() === 'POST');
-    await ann.evaluate(() => document.forms[0]!.submit());
-    expect((await posted).status()).toBe(421);
+    const status = await attackerPost(ann, evil, `${BASE}/runs/${run.id}/decide`, {
+      [`decision:${run.actions[0]}`]: 'approve',
+    });
+    expect(status).toBe(421);
     expect(app.sent.filter((each) => each.to.startsWith('Rebinding'))).toEqual([]);
   });
 

@@ -20,6 +20,7 @@ import {
 import { createSqliteStore, type SqliteStore } from '@agent-continuations/store-sqlite';
 import { firstUserText, lastToolResults, scriptedModel } from '@agent-continuations/testing';
 import { serve } from '@hono/node-server';
+import type { Page } from 'playwright-core';
 import { z } from 'zod';
 
 /** The system Chromium; the tests fail when it is missing (CI installs it). */
@@ -194,4 +195,30 @@ export async function startConsole(): Promise<ConsoleUnderTest> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A rebinding attacker's page: `page` opens `${site}/attack`, served by the test, whose form
+ * auto-submits `fields` to `action` (a path, same-origin under the attacker's name). Resolves to
+ * the status the POST got.
+ */
+export async function attackerPost(
+  page: Page,
+  site: string,
+  action: string,
+  fields: Record<string, string>,
+): Promise<number> {
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<input name="${name}" value="${value}">`)
+    .join('');
+  await page.route(`${site}/attack`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<form method="post" action="${action}">${inputs}</form>`,
+    }),
+  );
+  await page.goto(`${site}/attack`);
+  const posted = page.waitForResponse((response) => response.request().method() === 'POST');
+  await page.evaluate(() => document.forms[0]!.submit());
+  return (await posted).status();
 }

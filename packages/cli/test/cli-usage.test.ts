@@ -8,7 +8,7 @@ import { createEncryption, serializeContinuation } from '@agent-continuations/co
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src';
 import { AGENTS, type CliWorkspace, cliWorkspace } from './cli-harness';
-import { helpdesk, refunds } from './fixtures/agents';
+import { helpdesk, payouts, refunds } from './fixtures/agents';
 
 const SLOW = 240_000;
 
@@ -238,11 +238,7 @@ describe('agent-continuations usage', () => {
     'exits when done although the agents module left a timer running',
     async () => {
       const url = `sqlite:${join(ws.dir, 'lingering.db')}`;
-      const suspended = await helpdesk.run('Can Ann work from home?');
-      if (suspended.status !== 'suspended') throw new Error('expected a suspension');
-      const { store, close } = await openStore(url);
-      await store.save(suspended.continuation);
-      await close();
+      const suspended = await seeded(url, helpdesk, 'Can Ann work from home?');
       writeFileSync(
         join(ws.dir, 'lingering.mjs'),
         `export * from ${JSON.stringify(pathToFileURL(AGENTS).href)};\nsetInterval(() => {}, 60_000);\n`,
@@ -264,4 +260,37 @@ describe('agent-continuations usage', () => {
     },
     SLOW,
   );
+
+  it(
+    "refuses an edit the tool's policy does not allow (DECISION_NOT_ALLOWED, nothing runs, the run still waits), then approves as asked",
+    async () => {
+      const url = `sqlite:${join(ws.dir, 'policy.db')}`;
+      const { id } = (await seeded(url, payouts, 'Pay Ann Example')).continuation;
+      const decide = (extra: string[]) =>
+        ws.cli(['approve', id, 'payout_1', '--agents', AGENTS, '--store', url, ...extra, '--json']);
+
+      const edited = await decide(['--args', '{"to":"Mallory","amount":5000}']);
+      expect(edited.code).toBe(1);
+      expect(edited.json.error.code).toBe('DECISION_NOT_ALLOWED');
+      expect(ws.runs().payout).toBeUndefined();
+      const shown = await ws.cli(['show', id, '--store', url, '--json']);
+      expect(shown.json.status).toBe('suspended');
+
+      const approved = await decide([]);
+      expect(approved.code).toBe(0);
+      expect(approved.json).toMatchObject({ status: 'completed', output: 'payouts: {"paid":500}' });
+      expect(ws.argsOf('payout')).toEqual([{ to: 'Ann Example', amount: 500 }]);
+    },
+    SLOW,
+  );
 });
+
+/** Run `agent` on `input` to its suspension and save it in the store at `url`. */
+async function seeded(url: string, agent: typeof helpdesk, input: string) {
+  const suspended = await agent.run(input);
+  if (suspended.status !== 'suspended') throw new Error('expected a suspension');
+  const { store, close } = await openStore(url);
+  await store.save(suspended.continuation);
+  await close();
+  return suspended;
+}

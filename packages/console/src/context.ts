@@ -58,6 +58,11 @@ export interface ConsoleContext {
   staleForm(c: Context): Response | Promise<Response>;
   /** The 404 page of a run that is missing or that the person may not see: the same for both. */
   noRun(c: Context): Response | Promise<Response>;
+  /**
+   * Whether `stored` waits for a person: suspended, and not a suspension the runtime's checkpoint
+   * log has moved past (a resume that died midway, whose run recovery finished without the store).
+   */
+  waiting(stored: StoredContinuation): Promise<boolean>;
   /** The session's CSRF token, setting the nonce cookie when it is missing. */
   formToken(c: Context): Promise<string>;
   /** A form's target with the session's CSRF token, checked before its body is read. */
@@ -157,6 +162,11 @@ export function consoleContext(options: ConsoleOptions): ConsoleContext {
         403,
       ),
     noRun,
+    async waiting(stored) {
+      if (stored.status !== 'suspended') return false;
+      if (!runtime?.log) return true;
+      return ((await runtime.get(stored.id))?.actions.length ?? 0) > 0;
+    },
     async formToken(c) {
       // A page with several forms sets the cookie once: every form's token binds the same nonce.
       let nonce = issued.get(c) ?? getCookie(c, CSRF_COOKIE);

@@ -64,6 +64,9 @@ describe('two tenants', () => {
       [`arg:${SALARY_ACTION}:salary`]: '-1',
     });
     await same(decide, { [`decision:${SALARY_ACTION}`]: 'approve' });
+    // Ending the whole run, with a reason and with one past its bound.
+    await same((id) => `/runs/${encoded(id)}/cancel`, { reason: 'not ours' });
+    await same((id) => `/runs/${encoded(id)}/cancel`, { reason: 'x'.repeat(3000) });
     // Approval links of A's run, and of a run that does not exist.
     const link = async (id: string) => new URL(await inbox.links.url(id, SALARY_ACTION, 'approve')).pathname;
     const [linkA, linkNone] = [await link(a), await link(missing)];

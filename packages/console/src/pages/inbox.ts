@@ -52,7 +52,8 @@ export function inboxPage(ctx: ConsoleContext): Hono {
     if (listed) {
       const loaded = await Promise.all(listed.items.map((item) => store.load(item.id)));
       for (const stored of loaded) {
-        if (stored?.status !== 'suspended') continue;
+        // Claimed or settled since it was listed, or a suspension the run's log has moved past.
+        if (!stored || !(await ctx.waiting(stored))) continue;
         // Each run is a read of its own: an app can show each person their own tenant's runs.
         const run = runInfo(stored);
         if (!(await ctx.allow(c, { kind: 'read', continuationId: stored.id, run }))) continue;

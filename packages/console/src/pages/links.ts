@@ -146,6 +146,8 @@ async function linkTarget(ctx: ConsoleContext, c: Context, token: string): Promi
     if (!current) return { ok: false, response: usedOrGone(ctx, c, stored, link.actionId) };
     stored = current;
   }
+  if (!(await ctx.waiting(stored)))
+    return gone('The run went on without this action: it is no longer pending.');
   const action = listActions(stored.continuation).find((each) => each.id === link.actionId);
   if (!action) return gone('The action this link points to is no longer pending.');
   if (link.kind === 'approve' && action.kind !== 'approval')

@@ -32,6 +32,10 @@ const outcomes: Record<string, string> = {
   suspended: 'The run went on and waits again.',
 };
 
+/** The notice of a suspension the run's checkpoint log has moved past. */
+const PASSED =
+  'The run went on from its checkpoint log without this record (a resume stopped midway and recovery finished it): nothing can be decided here, and the next recovery settles the record.';
+
 /** The run view as a Hono sub-app. */
 export function runPage(ctx: ConsoleContext): Hono {
   return new Hono().get('/runs/:id', async (c) => {
@@ -81,12 +85,16 @@ export async function renderRun(
   extra: { errors?: string[]; submitted?: Record<string, string>; notice?: string } = {},
   status: 200 | 422 = 200,
 ) {
-  const later = stored.status === 'suspended' ? undefined : await laterContinuation(ctx, stored);
-  const finished = stored.status === 'suspended' ? undefined : await whatHappened(ctx, stored, later?.id);
+  const waiting = await ctx.waiting(stored);
+  // A suspension the log moved past is shown as what it is: nothing to decide, and what happened.
+  const passed = stored.status === 'suspended' && !waiting;
+  const later = waiting ? undefined : await laterContinuation(ctx, stored);
+  const finished = waiting ? undefined : await whatHappened(ctx, stored, later?.id);
   const submitted = extra.submitted;
+  const notice = passed ? PASSED : extra.notice;
   const body = runBody({
     base: ctx.base,
-    stored,
+    stored: passed ? { ...stored, status: 'superseded' } : stored,
     continuation: stored.continuation,
     actions: actionViews(ctx, stored.continuation),
     postTo: await ctx.formAction(c, `${ctx.base}/runs/${encodeURIComponent(stored.id)}/decide`),
@@ -100,7 +108,7 @@ export async function renderRun(
         }
       : {}),
     ...(extra.errors ? { errors: extra.errors } : {}),
-    ...(extra.notice ? { notice: extra.notice } : {}),
+    ...(notice ? { notice } : {}),
     later: later ? { id: later.id, status: later.status } : undefined,
     ...(finished ? { finished } : {}),
     now: Date.now(),
