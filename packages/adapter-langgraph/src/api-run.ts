@@ -93,7 +93,9 @@ export function startRun(
       [THREAD_KEY]: view.thread.id,
       ...(who.user === undefined ? {} : { [USER_KEY]: who.user }),
     };
-    return runtime.start(agent, input, { metadata, onEvent });
+    // A graph on the app's checkpointer (thread mode) runs on this very thread id.
+    const options = { metadata, onEvent, configurable: { thread_id: view.thread.id } };
+    return runtime.start(agent, input, options);
   };
   const settled = go()
     .then(async (result) => {
