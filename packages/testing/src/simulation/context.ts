@@ -11,6 +11,7 @@ import {
   createMemoryStore,
   type Decisions,
   listActions,
+  type RunEvent,
   type RunResult,
   type SealConfig,
   type StoredSummary,
@@ -149,6 +150,9 @@ export class SequenceContext {
       toolError: this.random.pick([0, 0.05, 0.1]),
       crash: this.random.pick([0, 0, 0.02, 0.06]),
       leaseLapse: this.mode === 'direct' ? 0 : this.random.pick([0, 0.05, 0.15]),
+      // Hashed from the seed, not drawn: the draws after it, and so every older seed, stay the same.
+      lapseBetweenTools:
+        this.mode === 'direct' ? 0 : ([0, 0.05, 0.15] as const)[Math.floor(chanceOf(seed, 'between') * 3)]!,
     };
     for (const kind of options.disable ?? []) rates[kind] = 0;
     this.faults = new Faults(seed, rates, (line) => this.note(line));
@@ -368,9 +372,10 @@ export class SequenceContext {
     const outcome = await this.op(
       name,
       (inside) => {
-        inside.process.op!.onLapse = () => {
+        const op = inside.process.op!;
+        op.onLapse = async () => {
           tookOver = this.takeOver(takeOver);
-          return tookOver;
+          if (await tookOver) op.takenOver = true;
         };
         return resume(inside);
       },
@@ -386,6 +391,18 @@ export class SequenceContext {
     }
     if (lapsed && proc === this.proc) this.proc = await this.spawn(); // the stalled process is a zombie now
     return { outcome, lapsed };
+  }
+
+  /**
+   * The run's observer in a resume under a claim: after each tool's result (recorded in the log,
+   * in durable mode), a lease lapse between two tools may strike.
+   */
+  betweenTools(proc: Proc): (event: RunEvent) => Promise<void> {
+    return async (event) => {
+      if (event.type !== 'tool-result') return;
+      const at = [...(event.path ?? []), event.toolCallId].join('/');
+      await this.faults.between(proc.process, `after ${at}`);
+    };
   }
 
   /** Wait for the workers started in the background (take-overs), and for those they started. */

@@ -1,7 +1,8 @@
 /**
  * The invariants checked once a sequence is drained: every call the model made ran exactly as its
  * human decided (at most once without a crash or a lost lease in between, always with one
- * idempotency key), and a completed run leaves nothing waiting in the store.
+ * idempotency key), no tool started under a lease that lapsed and was taken by another worker, and
+ * a completed run leaves nothing waiting in the store.
  */
 import type { SequenceContext } from './context';
 import { approves, leavesOf } from './tree';
@@ -27,6 +28,11 @@ export function checkLedger(sequence: SequenceContext): void {
   for (const execution of sequence.ledger.executions) {
     if (!known.has(execution.nonce))
       sequence.violation(`a call the model never made ran: ${execution.nonce}`);
+  }
+  for (const start of sequence.ledger.lapsedStarts) {
+    sequence.violation(
+      `${start.nonce} started in process ${start.process} (op ${start.op}) after its lease lapsed and another worker took the run over`,
+    );
   }
   if (!sequence.completed) return;
   for (const leaf of leaves) {

@@ -60,6 +60,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       toolError: 0,
       crash: 0,
       leaseLapse: 0,
+      lapseBetweenTools: 0,
       concurrentResume: 0,
       duplicateDelivery: 0,
       forged: 0,

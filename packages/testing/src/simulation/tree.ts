@@ -183,6 +183,15 @@ function sideEffect(name: 'lookup' | 'pay' | 'confirm', env: TreeEnvironment): C
     parameters: CALL_ARGS,
     needsApproval: name === 'pay',
     async execute(args: { n: string }, ctx) {
+      if (process.op?.takenOver) {
+        faults.note(`  . ${name} ${args.n} started in process ${process.id} after its lease was taken over`);
+        ledger.lapsedStarts.push({
+          nonce: args.n,
+          key: ctx.idempotencyKey,
+          process: process.id,
+          op: process.op.index,
+        });
+      }
       // The tool runs again from its start once answered: the side effect comes after the question.
       if (name === 'confirm') ANSWER.parse(await ctx.requestInput({ n: args.n }));
       await faults.point(process, `${name} ${args.n}:before`, { lapse: true });
