@@ -200,9 +200,10 @@ export type RunEvent =
     }
   | {
       /**
-       * A tool that declared `idempotent: false` is about to start (its lease checked); its
-       * `checkpoint()` holds the call as in doubt until its result is recorded. Observers only
-       * (`onEvent`), not streamed: a checkpoint log records it before the body runs.
+       * A tool that declared `idempotent: false` is about to start (`beforeStart` comes next,
+       * then its body); its `checkpoint()` holds the call as in doubt until its result is
+       * recorded. Observers only (`onEvent`), not streamed: a checkpoint log records it before the
+       * body runs.
        */
       type: 'tool-start';
       path?: string[];

@@ -339,16 +339,10 @@ async function execute(
       });
     return true;
   };
-  // Outside the try: a refusal (a lost lease) fails the run, it is no result for the model.
-  await turn.options.beforeStart?.({
-    type: 'tool',
-    runId: state.runId,
-    toolName: tool.name,
-    toolCallId: call.toolCallId,
-  });
   if (tool.idempotent === false) {
     // Until its result is recorded, every checkpoint holds the call as in doubt; a checkpoint log
     // records that before the body runs, so recovery asks a person instead of running it again.
+    // Recorded before the check below, so that the check is the last thing before the body.
     turn.live.set(call.toolCallId, inDoubtEntry(tool, entry));
     await turn.observe({
       type: 'tool-start',
@@ -359,6 +353,13 @@ async function execute(
       checkpoint: turn.checkpoint,
     });
   }
+  // Outside the try: a refusal (a lost lease) fails the run, it is no result for the model.
+  await turn.options.beforeStart?.({
+    type: 'tool',
+    runId: state.runId,
+    toolName: tool.name,
+    toolCallId: call.toolCallId,
+  });
   let output: unknown;
   try {
     output = await tool.execute(checked.value, ctx);

@@ -106,6 +106,8 @@ export interface TreeEnvironment {
   faults: Faults;
   ledger: Ledger;
   process: Process;
+  /** `pay` declares `idempotent: false`: it must never run twice. */
+  payOnce?: boolean;
 }
 
 /** Build the planned tree's agents for one process, leaves first. */
@@ -182,8 +184,10 @@ function sideEffect(name: 'lookup' | 'pay' | 'confirm', env: TreeEnvironment): C
     description: DESCRIPTIONS[name],
     parameters: CALL_ARGS,
     needsApproval: name === 'pay',
+    ...(name === 'pay' && env.payOnce ? { idempotent: false } : {}),
     async execute(args: { n: string }, ctx) {
-      if (process.op?.takenOver) {
+      // A dead process starts nothing (its body hangs at its first point): only a live one counts.
+      if (process.op?.takenOver && !process.dead) {
         faults.note(`  . ${name} ${args.n} started in process ${process.id} after its lease was taken over`);
         ledger.lapsedStarts.push({
           nonce: args.n,
