@@ -428,3 +428,50 @@ describe('recover gives up on a run', () => {
     expect((await store.load(items[0]!.id))?.status).toBe('completed');
   });
 });
+
+describe('durable runs: a stored resume that lost its claim', () => {
+  // Seed 3428 (`pnpm simulate --seed 3428 --modes durable --pay-once`): after the claim was lost,
+  // the resume went on appending to the log under the log's own lease; a sub-agent failing with
+  // LEASE_LOST then recorded its state as it was when the resume began, and recovery asked again
+  // for an approval whose tool had already run.
+  it('writes nothing more to the log once its claim lapsed, and fails LEASE_LOST', async () => {
+    const store = createMemoryStore();
+    const log = createMemoryCheckpointLog();
+    const frozen = { renewals: false };
+    let entriesAtLoss: number | undefined;
+    const pay = defineTool({
+      name: 'pay',
+      parameters: z.object({ n: z.string() }),
+      needsApproval: true,
+      execute: async ({ n }, ctx) => {
+        frozen.renewals = true; // the worker's renewals stall: its claim lapses while the tool runs
+        while (!ctx.signal?.aborted) await lapse(5);
+        entriesAtLoss = (await log.read('lost-1')).length;
+        return n;
+      },
+    });
+    const agent = createContinuableAgent({
+      name: 'lost-claim',
+      model: scriptedModel([{ toolCalls: [{ name: 'pay', args: { n: 'a' } }] }, 'done']),
+      tools: [pay],
+    });
+    const first = await runDurably(agent, log, 'go', { runId: 'lost-1', store });
+    if (first.status !== 'suspended') throw new Error('expected an approval');
+    const worker = {
+      ...store,
+      renew: (claim, options) =>
+        frozen.renewals ? new Promise<never>(() => {}) : store.renew(claim, options),
+    } as typeof store;
+    const resumed = resumeStored(
+      worker,
+      agent,
+      first.continuation.id,
+      { [first.actions[0]!.id]: { type: 'approve' } },
+      { log, leaseMs: 30 },
+    );
+    await expect(resumed).rejects.toSatisfy((error) => isContinuationError(error, 'LEASE_LOST'));
+    // Was: the tool's result and the next steps appended after the claim was gone.
+    expect(entriesAtLoss).toBeDefined();
+    expect((await log.read('lost-1')).length).toBe(entriesAtLoss);
+  });
+});
