@@ -52,7 +52,7 @@ it('shows a call in doubt as such and takes "it ran" as an answer with its resul
   const store = createMemoryStore();
   const [recovered] = await recover(log, { treasury: agent }, { store });
   expect(recovered?.result?.status).toBe('suspended');
-  const [{ id }] = (await store.list({ status: 'suspended' })).items as [{ id: string }];
+  const id = (await store.list({ status: 'suspended' })).items[0]!.id;
   const stored = await store.load(id);
   expect(listActions(stored!.continuation).map((action) => action.inDoubt)).toEqual([true]);
 
