@@ -25,6 +25,8 @@ export const EDITS_KEY = '__ac_edits';
 export const MESSAGES_KEY = '__ac_messages_key';
 /** The run id, so nested agents derive theirs from it. */
 export const RUN_ID_KEY = '__ac_run_id';
+/** The run's `beforeStart`, awaited before each tool a tool node starts (a stored resume checks its lease there). */
+export const BEFORE_START_KEY = '__ac_before_start';
 
 /** The tag on interrupt payloads made by this adapter's wrappers. */
 export const MARK = 'agentContinuation';

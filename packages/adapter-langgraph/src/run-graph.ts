@@ -42,6 +42,7 @@ import { exportState } from './graph-state';
 import { type LevelReader, mapInterrupts, type OwnResume, type SnapshotLike, toJson } from './interrupts';
 import {
   ANSWERS_KEY,
+  BEFORE_START_KEY,
   CAPTURE_KEY,
   CHILD_OPTIONS_KEY,
   CHILDREN_KEY,
@@ -209,10 +210,12 @@ async function driveSegment(
     [RUN_ID_KEY]: context.runId,
     [MESSAGES_KEY]: segment.messagesKey,
     [EDITS_KEY]: editsOf(context),
+    ...(options.beforeStart ? { [BEFORE_START_KEY]: options.beforeStart } : {}),
     [CHILD_OPTIONS_KEY]: {
       ...(options.allowChangedAgent ? { allowChangedAgent: true } : {}),
       ...(inherited.length > 0 ? { suspendWhen: inherited } : {}),
       ...(options.deadlines ? { deadlines: options.deadlines } : {}),
+      ...(options.beforeStart ? { beforeStart: options.beforeStart } : {}),
     },
   };
   const sink = (options as { [SINK]?: ChunkSink })[SINK];

@@ -4,11 +4,11 @@
  * the calls that already finished again. The guard records each finished call's result while the
  * graph runs, and on resume answers a recorded call from the record instead of running it.
  */
-import type { ToolResultPart } from '@agent-continuations/core';
+import type { RunOptions, ToolResultPart } from '@agent-continuations/core';
 import type { ToolMessage } from '@langchain/core/messages';
 import { isGraphInterrupt } from '@langchain/langgraph';
 import { toolMessageOf, withEditedTurn } from './edited-args';
-import { CAPTURE_KEY, DONE_KEY } from './keys';
+import { BEFORE_START_KEY, CAPTURE_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
 import { toolResultMessage } from './messages';
 
 /** What the guard records while a segment runs. */
@@ -85,6 +85,14 @@ export function guardToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
       // A call answered from the record says again which arguments it ran with, if edited.
       if (done) return withEditedTurn({ ...config, state }, id!, call.name, toolResultMessage(done));
       const capture = configurable[CAPTURE_KEY] as Capture | undefined;
+      // Outside the try: a refusal (a lost lease) fails the run; nothing starts.
+      const beforeStart = configurable[BEFORE_START_KEY] as RunOptions['beforeStart'];
+      await beforeStart?.({
+        type: 'tool',
+        runId: String(configurable[RUN_ID_KEY] ?? ''),
+        toolName: call.name,
+        toolCallId: id ?? '',
+      });
       let output: unknown;
       try {
         output = await original(call, config, state);

@@ -51,7 +51,7 @@ export const reject: Command = {
 /** `answer <id> <actionId> --value JSON`: answer an input request. */
 export const answer: Command = {
   usage: 'answer <id> <actionId> --agents FILE --value JSON [--by NAME]',
-  summary: 'answer an input request (JSON) and resume the run',
+  summary: 'answer an input request (JSON), or give a call in doubt the result it had, and resume the run',
   operands: { min: 2, max: 2 },
   options: { ...agentsOption, ...byOption, value: { type: 'string' } },
   run: (context) =>
@@ -122,7 +122,8 @@ async function decide(context: CommandContext, verb: Verb, make: () => Decision)
   const actions = listActions(continuation);
   const action = actions.find((each) => each.id === actionId);
   if (!action) throw unknownAction(id, actionId, actions);
-  if (verb === 'answer' && action.kind !== 'input') {
+  // A call in doubt takes an answer too: the result it had, when it ran.
+  if (verb === 'answer' && action.kind !== 'input' && !action.inDoubt) {
     throw new ContinuationError(
       'WRONG_DECISION_KIND',
       `Action "${actionId}" asks for an approval, not an answer: use approve or reject.`,

@@ -198,7 +198,10 @@ export function actionLine(action: Action): string {
   const chain = action.path.map((segment) => segment.agent).join(' > ');
   const asks = action.kind === 'input' ? ` asks ${json(action.request ?? null)}` : '';
   const due = action.deadline === undefined ? '' : `  due ${action.deadline}`;
-  return `${action.kind} ${action.id}  ${chain} > ${action.toolName} ${json(action.args)}${asks}${due}`;
+  const kind = action.inDoubt
+    ? `${action.kind} (in doubt: approve runs it again, answer gives its result)`
+    : action.kind;
+  return `${kind} ${action.id}  ${chain} > ${action.toolName} ${json(action.args)}${asks}${due}`;
 }
 
 /** The error for an id that is not in the store. */

@@ -352,6 +352,58 @@ export function cliSuite(kind: string, backend: CliBackend): void {
     );
 
     it(
+      'a call in doubt is listed as such, and `answer` gives it the result it had: its tool does not run',
+      async () => {
+        const result = await hr.run('Raise Ann Example');
+        if (result.status !== 'suspended') throw new Error('expected hr to suspend');
+        // As recovery leaves it when update_salary (were it idempotent: false) was cut off mid-run.
+        const doubtful = structuredClone(result.continuation);
+        doubtful.id = `${doubtful.id}-doubt`;
+        const leaf = (doubtful.pending[0] as any).child.pending[0].child.pending[0];
+        Object.assign(leaf, {
+          inDoubt: true,
+          description: 'In doubt: update_salary started and its result was never recorded.',
+          allowedDecisions: ['approve', 'input', 'reject'],
+        });
+        const { store, close } = await openStore(url);
+        await store.save(doubtful);
+        await close();
+        const before = ws.runs().update_salary ?? 0;
+        const listed = await cli(['list', '--agent', 'hr', '--newest-first']);
+        expect(listed.stdout).toContain(
+          `approval (in doubt: approve runs it again, answer gives its result) ${SALARY}`,
+        );
+        const answered = await cli([
+          'answer',
+          doubtful.id,
+          SALARY,
+          '--agents',
+          AGENTS,
+          '--value',
+          '"salary already set to 120000"',
+          '--by',
+          'dana',
+          '--json',
+        ]);
+        expect(answered.code).toBe(0);
+        // The salary is settled by the answer; the run goes on to the letter's approval.
+        expect(answered.json).toMatchObject({ status: 'suspended', id: doubtful.id });
+        expect(answered.json.actions.map((action: { id: string }) => action.id)).toEqual([LETTER]);
+        const shown = await cli(['show', doubtful.id, '--json']);
+        expect(shown.json.decided).toContainEqual(
+          expect.objectContaining({
+            type: 'input',
+            actionId: SALARY,
+            by: 'dana',
+            value: 'salary already set to 120000',
+          }),
+        );
+        expect(ws.runs().update_salary ?? 0).toBe(before);
+      },
+      SLOW,
+    );
+
+    it(
       'answers an input request; a wrong answer or decision kind is refused and changes nothing',
       async () => {
         const asking = await seed(helpdesk, 'Can Ann work from home?');

@@ -107,6 +107,26 @@ describe('contradicting parts are refused at every depth', () => {
     expect(refusal(value)).toMatchObject({ rule: 'done-and-pending', path: '$.done[0]' });
   });
 
+  it('an approval in doubt reads back; one also approved, or a doubt that is not `true`, is refused', () => {
+    const value = JSON.parse(validFixture('flat-approval.json'));
+    value.pending[0].inDoubt = true;
+    expect(parseContinuation(structuredClone(value)).pending[0]).toMatchObject({ inDoubt: true });
+    const deep = JSON.parse(validFixture('nested-depth-3.json'));
+    Object.assign(levelOf(deep, 2).pending[0], { inDoubt: true, approved: true });
+    expect(refusal(deep)).toMatchObject({
+      code: 'INVALID_CONTINUATION',
+      rule: 'approved-in-doubt',
+      path: `${prefix(2)}.pending[0]`,
+    });
+    for (const tampered of [false, 'yes', 1]) {
+      value.pending[0].inDoubt = tampered;
+      expect(refusal(value)).toMatchObject({
+        code: 'INVALID_CONTINUATION',
+        message: expect.stringContaining('$.pending[0].inDoubt'),
+      });
+    }
+  });
+
   it('a forged approval with an empty transcript never reaches a tool or a model', async () => {
     const value = JSON.parse(validFixture('flat-approval.json'));
     value.messages = [];

@@ -3,7 +3,6 @@
  * together, and a continuation the log has moved past is refused (issue 11 item 10).
  */
 import {
-  type CheckpointLog,
   createContinuableAgent,
   createMemoryStore,
   defineTool,
@@ -14,7 +13,7 @@ import {
   resumeStored,
   runDurably,
 } from '@agent-continuations/core';
-import { createMemoryCheckpointLog, scriptedModel } from '@agent-continuations/testing';
+import { createMemoryCheckpointLog, killableLog, scriptedModel } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -84,28 +83,6 @@ function twoPayAgent(name: string, hangs: (n: string) => boolean, died: () => vo
     tools: [pay],
   });
   return { agent, calls };
-}
-
-/** A log whose writes never settle once `kill()` was called: a dead worker's view of it. */
-function killable(log: CheckpointLog) {
-  let dead = false;
-  const hang = <T>() => new Promise<T>(() => {});
-  const view: CheckpointLog = {
-    begin: (start, options) => (dead ? hang() : log.begin(start, options)),
-    append: (lease, entry) => (dead ? hang() : log.append(lease, entry)),
-    renew: (lease) => (dead ? hang() : log.renew(lease)),
-    fail: (lease, error) => (dead ? hang() : log.fail(lease, error)),
-    read: (runId) => log.read(runId),
-    status: (runId) => log.status(runId),
-    expired: (options) => log.expired(options),
-    takeOver: (runId, options) => log.takeOver(runId, options),
-  };
-  return {
-    view,
-    kill: () => {
-      dead = true;
-    },
-  };
 }
 
 describe('durable runs: fencing by step (item 10 c)', () => {
@@ -216,7 +193,7 @@ describe('durable runs: the log and the store move together (item 10 a, b)', () 
     const first = await runDurably(agent, log, 'go', { runId: 'orphan-1', store });
     if (first.status !== 'suspended') throw new Error('expected a suspension');
     await store.claim(first.continuation.id, { owner: 'worker-1', leaseMs: 20 });
-    const worker = killable(log);
+    const worker = killableLog(log);
     gate.dead = worker.kill;
     void resumeDurably(
       agent,
@@ -267,7 +244,7 @@ describe('durable runs: the log and the store move together (item 10 a, b)', () 
     const store = createMemoryStore();
     const first = await runDurably(agent, log, 'go', { runId: 'orphan-2', store });
     if (first.status !== 'suspended') throw new Error('expected a suspension');
-    const worker = killable(log);
+    const worker = killableLog(log);
     gate.dead = worker.kill;
     void resumeStored(
       store,
@@ -317,7 +294,7 @@ describe('resumeStored with a log after a dead worker', () => {
     const first = await runDurably(agent, log, 'go', { runId: 'two-1', store });
     if (first.status !== 'suspended') throw new Error('expected two approvals');
     // Worker 1 approves a and dies inside it, holding the claim and the log's lease.
-    const worker = killable(log);
+    const worker = killableLog(log);
     let dead = false;
     const hang = <T>() => new Promise<T>(() => {});
     const deadStore: typeof store = Object.create(store);
@@ -373,7 +350,7 @@ describe('resumeStored with a log after a dead worker', () => {
     const [a, b] = first.actions.map((action) => action.id) as [string, string];
     /** A worker that dies when `gate.dead` is called: its log and its claim renewals stop. */
     const worker = () => {
-      const view = killable(log);
+      const view = killableLog(log);
       let dead = false;
       const deadStore: typeof store = Object.create(store);
       deadStore.renew = (claim, options) =>
@@ -449,5 +426,52 @@ describe('recover gives up on a run', () => {
     expect(result.status).toBe('completed');
     expect(received.at(-1)).toBe(1); // the model got the run's input, once
     expect((await store.load(items[0]!.id))?.status).toBe('completed');
+  });
+});
+
+describe('durable runs: a stored resume that lost its claim', () => {
+  // Seed 3428 (`pnpm simulate --seed 3428 --modes durable --pay-once`): after the claim was lost,
+  // the resume went on appending to the log under the log's own lease; a sub-agent failing with
+  // LEASE_LOST then recorded its state as it was when the resume began, and recovery asked again
+  // for an approval whose tool had already run.
+  it('writes nothing more to the log once its claim lapsed, and fails LEASE_LOST', async () => {
+    const store = createMemoryStore();
+    const log = createMemoryCheckpointLog();
+    const frozen = { renewals: false };
+    let entriesAtLoss: number | undefined;
+    const pay = defineTool({
+      name: 'pay',
+      parameters: z.object({ n: z.string() }),
+      needsApproval: true,
+      execute: async ({ n }, ctx) => {
+        frozen.renewals = true; // the worker's renewals stall: its claim lapses while the tool runs
+        while (!ctx.signal?.aborted) await lapse(5);
+        entriesAtLoss = (await log.read('lost-1')).length;
+        return n;
+      },
+    });
+    const agent = createContinuableAgent({
+      name: 'lost-claim',
+      model: scriptedModel([{ toolCalls: [{ name: 'pay', args: { n: 'a' } }] }, 'done']),
+      tools: [pay],
+    });
+    const first = await runDurably(agent, log, 'go', { runId: 'lost-1', store });
+    if (first.status !== 'suspended') throw new Error('expected an approval');
+    const worker = {
+      ...store,
+      renew: (claim, options) =>
+        frozen.renewals ? new Promise<never>(() => {}) : store.renew(claim, options),
+    } as typeof store;
+    const resumed = resumeStored(
+      worker,
+      agent,
+      first.continuation.id,
+      { [first.actions[0]!.id]: { type: 'approve' } },
+      { log, leaseMs: 30 },
+    );
+    await expect(resumed).rejects.toSatisfy((error) => isContinuationError(error, 'LEASE_LOST'));
+    // Was: the tool's result and the next steps appended after the claim was gone.
+    expect(entriesAtLoss).toBeDefined();
+    expect((await log.read('lost-1')).length).toBe(entriesAtLoss);
   });
 });

@@ -198,3 +198,56 @@ it('does not swallow renewal failures: renewals that keep failing until the leas
     [first.continuation.id, 'suspended'],
   ]);
 });
+
+it("asks the store's clock before a start only near the lease's end: not once well inside a long lease, at every start of a short one", async () => {
+  const base = createMemoryStore();
+  let asked = 0;
+  // A store with a clock of its own, as Postgres and Redis have: each call is a round trip.
+  const store = {
+    ...base,
+    now: async () => {
+      asked += 1;
+      return new Date();
+    },
+  };
+  const lookup = defineTool({
+    name: 'lookup',
+    parameters: z.object({ n: z.number() }),
+    execute: ({ n }) => n,
+  });
+  const pay = defineTool({
+    name: 'pay',
+    parameters: z.object({ n: z.number() }),
+    needsApproval: true,
+    execute: ({ n }) => n,
+  });
+  const agent = createContinuableAgent({
+    name: 'clocked',
+    model: scriptedModel([
+      { toolCalls: [{ name: 'pay', args: { n: 0 } }] },
+      { toolCalls: [{ name: 'lookup', args: { n: 1 } }] },
+      { toolCalls: [{ name: 'lookup', args: { n: 2 } }] },
+      'done',
+    ]),
+    tools: [lookup, pay],
+  });
+  const resumeWith = async (leaseMs: number) => {
+    const first = await agent.run('go');
+    if (first.status !== 'suspended') throw new Error('expected the approval');
+    await store.save(first.continuation);
+    asked = 0;
+    const result = await resumeStored(
+      store,
+      agent,
+      first.continuation.id,
+      { [first.actions[0]!.id]: { type: 'approve' } },
+      { leaseMs },
+    );
+    expect(result.status).toBe('completed');
+    return asked;
+  };
+  // Six starts (pay, then model, lookup, model, lookup, model): was one round trip each.
+  expect(await resumeWith(30_000)).toBe(0);
+  // A lease shorter than the margin is always near its end.
+  expect(await resumeWith(1_000)).toBe(6);
+});

@@ -1,5 +1,5 @@
 /**
- * `pnpm simulate [--runs N] [--seed N] [--modes direct,stored,durable] [--width N] [--ops N]`:
+ * `pnpm simulate [--runs N] [--seed N] [--modes direct,stored,durable] [--width N] [--ops N] [--pay-once]`:
  * the seeded fault simulation on the core engine, in process (memory store, in-memory checkpoint
  * log). With `--runs 1` (the default when only `--seed` is given) it replays one sequence and
  * prints its operation log; a seed replays with the same `--modes`, `--width` and `--ops`. Prints
@@ -23,18 +23,21 @@ const runs = Number(value('--runs') ?? (value('--seed') === undefined ? 10_000 :
 const modes = value('--modes')?.split(',') as SequenceMode[] | undefined;
 const maxWidth = value('--width') === undefined ? undefined : Number(value('--width'));
 const maxOps = value('--ops') === undefined ? undefined : Number(value('--ops'));
+// Durable sequences declare `pay` idempotent: false and check it never runs twice.
+const payOnce = args.includes('--pay-once');
 /** The flags that shape a sequence: a seed replays only with the same ones. */
 const shape = [
   ...(modes ? [`--modes ${modes.join(',')}`] : []),
   ...(maxWidth === undefined ? [] : [`--width ${maxWidth}`]),
   ...(maxOps === undefined ? [] : [`--ops ${maxOps}`]),
+  ...(payOnce ? ['--pay-once'] : []),
 ].join(' ');
 const verbose = args.includes('--verbose') || runs === 1;
 const maxFailures = Number(value('--max-failures') ?? 20);
 
 if (!Number.isInteger(seed) || !Number.isInteger(runs) || runs < 1) {
   console.error(
-    'usage: pnpm simulate [--runs N] [--seed N] [--modes direct,stored,durable] [--width N] [--ops N] [--verbose] [--max-failures N]',
+    'usage: pnpm simulate [--runs N] [--seed N] [--modes direct,stored,durable] [--width N] [--ops N] [--pay-once] [--verbose] [--max-failures N]',
   );
   process.exit(2);
 }
@@ -52,6 +55,7 @@ const summary = await runSimulation({
   ...(modes ? { modes } : {}),
   ...(maxWidth === undefined ? {} : { maxWidth }),
   ...(maxOps === undefined ? {} : { maxOps }),
+  ...(payOnce ? { payOnce } : {}),
   keepFailures: 0,
   onSequence(report) {
     if (runs >= 100_000 && (report.seed - seed + 1) % 10_000 === 0) {

@@ -18,6 +18,7 @@ import {
 } from '@agent-continuations/core';
 import { encryptionKeyIdOf, replayCheckpoints } from '@agent-continuations/core/store-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { inDoubtScenarios } from './checkpoint-contract-in-doubt';
 import { durablePlanInput, durableTestAgent } from './durable-agent';
 
 /** A log under test; `size` reports its stored bytes for one run. */
@@ -67,6 +68,8 @@ export function runCheckpointLogContract(name: string, factory: CheckpointLogFac
     afterEach(async () => {
       await cleanup();
     });
+
+    inDoubtScenarios(() => log);
 
     it('records every step and replays a completed run', async () => {
       const { agent } = countingAgent();

@@ -22,6 +22,8 @@ export type ConformanceTool =
       description: string;
       parameters: z.ZodObject;
       needsApproval?: boolean | ((args: any) => boolean);
+      /** `false`: the tool must never run twice (the core's `ToolDefinition.idempotent`). */
+      idempotent?: boolean;
       execute(args: any, ctx: ConformanceToolContext): Promise<JsonValue>;
     }
   | {

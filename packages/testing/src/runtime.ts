@@ -43,6 +43,7 @@ export {
   durableTestAgent,
 } from './durable-agent';
 export { freePort } from './free-port';
+export { killableLog } from './killable-log';
 // The scripted OpenAI-compatible HTTP server.
 export {
   type RecordedRequest,

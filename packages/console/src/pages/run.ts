@@ -54,8 +54,12 @@ export function actionViews(ctx: ConsoleContext, continuation: Continuation): Ac
   return listActions(continuation).map((action) => {
     const policy = Object.hasOwn(policies, action.id) ? policies[action.id] : undefined;
     const allowedByPolicy = action.allowedDecisions ?? policy?.allowedDecisions;
-    const fitting: DecisionChoice[] =
-      action.kind === 'approval' ? ['approve', 'edit', 'reject'] : ['input', 'reject'];
+    // A call in doubt is approved (run it again), answered (it ran: its result) or rejected.
+    const fitting: DecisionChoice[] = action.inDoubt
+      ? ['approve', 'input', 'reject']
+      : action.kind === 'approval'
+        ? ['approve', 'edit', 'reject']
+        : ['input', 'reject'];
     const view: ActionView = {
       action,
       chain: actionChain(continuation, action),

@@ -255,7 +255,7 @@ export function checkpointer(
     return entry;
   };
   return async (event) => {
-    if (event.type === 'model-call' || event.type === 'tool-result')
+    if (event.type === 'model-call' || event.type === 'tool-result' || event.type === 'tool-start')
       await enqueue(diff('step', event.checkpoint()));
     else if (event.type === 'suspend') await enqueue(diff('suspend', event.continuation), event.continuation);
     else await enqueue({ type: 'end', status: 'completed', output: toJson(event.output) });

@@ -5,7 +5,7 @@
  */
 
 import type { ContinuableAgent, Decisions, RunOptions, RunResult } from '../engine/protocol';
-import { ContinuationError } from '../errors';
+import { ContinuationError, isContinuationError } from '../errors';
 import { parseContinuation } from '../format/codec';
 import type { Continuation } from '../format/format';
 import { inputMessages, type Message } from '../format/messages';
@@ -213,8 +213,11 @@ export async function driveDurably(
 ): Promise<RunResult<unknown>> {
   const { owner: _owner, leaseMs = 30_000, onEvent: observe, signal, store, save, ...runOptions } = options;
   const write = async (entry: CheckpointStep | CheckpointEnd, suspended?: Continuation) => {
-    // Nothing more is written once the lease is known lost.
+    // Nothing more is written once the lease is known lost, nor once the store's claim a stored
+    // resume runs under is (its signal aborts with LEASE_LOST): another worker owns the run, and a
+    // late step of this one could only take the log back to an older state.
     if (beat.lost) throw beat.lost;
+    if (signal?.aborted && isContinuationError(signal.reason, 'LEASE_LOST')) throw signal.reason;
     // A suspension or an end releases the lease: stop renewing it first (throws if it was lost).
     if (entry.type !== 'step') await beat.stop();
     const target = claimed?.store ?? store;

@@ -19,7 +19,9 @@ export interface HeldClaim {
    * Throws the `LEASE_LOST` error (and aborts `signal`) when the claim is lost. A lease that
    * lapsed (no renewal succeeded within it, or the store's clock is past `leaseUntil`) is renewed
    * first, which fails when another worker took the claim. Awaited before each model call and tool
-   * (`beforeStart`), so a claimant that lost its claim starts nothing.
+   * (`beforeStart`), so a claimant that lost its claim starts nothing. The store's clock
+   * (`store.now()`, a round trip) is asked only within 2 s (`CLOCK_MARGIN_MS`) of the lease's end
+   * by the local clock, which counts from before the last renewal and so ends first.
    */
   check(): Promise<void>;
   /** Stop renewing. Throws the `LEASE_LOST` error when the claim was lost meanwhile. */
@@ -71,8 +73,12 @@ export function holdClaim(
       return beat.lost;
     },
     check: async () => {
-      // Judged by the store's clock too, which judges the lease for the other workers.
-      const lapsed = store.now ? (await store.now()).getTime() >= Date.parse(current.leaseUntil) : false;
+      // Judged by the store's clock too, which judges the lease for the other workers; far from
+      // the local deadline it cannot have lapsed there unless the local clock jumped back or
+      // lagged by more than the margin.
+      const near = Date.now() >= beat.deadline - CLOCK_MARGIN_MS;
+      const lapsed =
+        near && store.now ? (await store.now()).getTime() >= Date.parse(current.leaseUntil) : false;
       await beat.check(lapsed);
     },
     stop: beat.stop,
@@ -82,11 +88,20 @@ export function holdClaim(
 /** How long a renewal made before a start may take, at least, before the lease counts as lost. */
 const UNANSWERED_MS = 5_000;
 
+/**
+ * How far the local clock may lag the store's since the last renewal (a step back by NTP, a slow
+ * clock) before a start could miss a lease the store holds lapsed: within it of the local
+ * deadline, `HeldClaim.check()` asks the store's clock.
+ */
+const CLOCK_MARGIN_MS = 2_000;
+
 /** A lease kept by {@link heartbeat}. */
 export interface Beat {
   /** Aborts with the `LEASE_LOST` error once the lease is lost or lapsed, or when the outer signal aborts. */
   signal: AbortSignal;
   readonly lost: ContinuationError | undefined;
+  /** When the lease ends by the local clock (ms since the epoch) unless a renewal succeeds first. */
+  readonly deadline: number;
   /**
    * Throws the `LEASE_LOST` error when the lease is lost. When it lapsed (no renewal within
    * `leaseMs`, or `lapsed`: the store's clock says so), renew it now; a failure loses it.
@@ -197,6 +212,9 @@ export function heartbeat(
     signal: controller.signal,
     get lost() {
       return lost;
+    },
+    get deadline() {
+      return deadline;
     },
     check,
     async stop() {

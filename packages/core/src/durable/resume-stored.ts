@@ -164,7 +164,8 @@ async function resumeLogged<Output>(
 /**
  * Go on with a run an earlier resume of the same record began (its worker died), then apply this
  * call's decisions to what still waits: those the earlier attempt already applied are in the
- * audit trail; the others are applied now, so none is dropped.
+ * audit trail; the others are applied now, so none is dropped. A call the earlier attempt left in
+ * doubt waits for a decision about that doubt.
  */
 async function recoverThenDecide(
   agent: ContinuableAgent<any, unknown>,
@@ -176,7 +177,12 @@ async function recoverThenDecide(
 ): Promise<RunResult<unknown>> {
   const recovered = await recoverRun(agent, log, runId, options);
   if (recovered.status !== 'suspended') return recovered;
-  const waiting = new Set(listActions(recovered.continuation).map((action) => action.id));
+  // A call now in doubt keeps its id, but a decision made before it started cannot answer it.
+  const waiting = new Set(
+    listActions(recovered.continuation)
+      .filter((action) => !action.inDoubt)
+      .map((action) => action.id),
+  );
   const left = Object.fromEntries(Object.entries(decisions).filter(([id]) => waiting.has(id)));
   if (Object.keys(left).length === 0) return recovered;
   // The log's own last suspension, resumed by reference under the same claim.

@@ -119,6 +119,7 @@ function toAction(
   if (entry.deadline !== undefined) action.deadline = entry.deadline;
   if (entry.description !== undefined) action.description = entry.description;
   if (entry.allowedDecisions !== undefined) action.allowedDecisions = [...entry.allowedDecisions];
+  if (entry.kind === 'approval' && entry.inDoubt) action.inDoubt = true;
   return action;
 }
 

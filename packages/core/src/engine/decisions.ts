@@ -99,7 +99,11 @@ export async function checkDecisions(
     }
     // The checked input, not the schema's output: that would drop `__proto__` keys of the arguments.
     const decision = raw as Decision;
-    const fits = action.kind === 'approval' ? decision.type !== 'input' : decision.type !== 'approve';
+    // An approval in doubt also takes an answer: the result the call had, when it ran.
+    const fits =
+      action.kind === 'approval'
+        ? decision.type !== 'input' || action.inDoubt === true
+        : decision.type !== 'approve';
     if (!fits) {
       throw new ContinuationError(
         'WRONG_DECISION_KIND',

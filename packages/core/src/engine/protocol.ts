@@ -42,6 +42,12 @@ export interface Action {
   allowedDecisions?: AllowedDecision[];
   /** When a human must have acted by (ISO date-time), if the action has a deadline. */
   deadline?: string;
+  /**
+   * The call started and its result was never recorded, and its tool cannot be run twice safely
+   * (`idempotent: false`): approve runs it again, `input` gives the result it had (it ran), reject
+   * does not run it.
+   */
+  inDoubt?: true;
 }
 
 /** Approve a tool call, optionally with edited arguments (validated against the tool's schema). */
@@ -190,6 +196,21 @@ export type RunEvent =
       isError: boolean;
       /** True when the call did not run because a human rejected it. */
       rejected?: boolean;
+      checkpoint: () => Continuation;
+    }
+  | {
+      /**
+       * A tool that declared `idempotent: false` is about to start (`beforeStart` comes next,
+       * then its body); its `checkpoint()` holds the call as in doubt until its result is
+       * recorded. Observers only (`onEvent`), not streamed: a checkpoint log records it before the
+       * body runs.
+       */
+      type: 'tool-start';
+      path?: string[];
+      runId: string;
+      step: number;
+      toolCallId: string;
+      toolName: string;
       checkpoint: () => Continuation;
     }
   | { type: 'suspend'; path?: undefined; runId: string; continuation: Continuation }

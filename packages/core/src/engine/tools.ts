@@ -132,6 +132,19 @@ export interface ToolDefinition<Args = any, Result = unknown> {
    * ```
    */
   policy?: ToolPolicy;
+  /**
+   * `false` for a tool whose side effect cannot be de-duplicated (even by `ctx.idempotencyKey`): it
+   * must never run twice. Under a checkpoint log, its start is recorded before its body runs; when
+   * its worker stops before its result is recorded, recovery does not run it again but suspends
+   * the run with an action `inDoubt` for a person (approve runs it again, `input` gives the result
+   * it had, reject does not run it). Costs one log append per start. Idempotent by default.
+   *
+   * @example
+   * ```ts
+   * { name: 'wire_transfer', idempotent: false, execute: ({ to, amount }) => bank.wire(to, amount) }
+   * ```
+   */
+  idempotent?: boolean;
   /** Run the tool; absent for a human tool, whose result is the human's answer. */
   execute?: (args: Args, ctx: ToolContext) => Result | Promise<Result>;
   /** For a human tool: JSON Schema of the answer, e.g. to build a form for it. */
@@ -260,6 +273,8 @@ export function defineTool<S extends z.ZodType, Result>(options: {
   deadline?: ToolDeadline;
   /** See {@link ToolDefinition.policy}. */
   policy?: ToolPolicy;
+  /** See {@link ToolDefinition.idempotent}. */
+  idempotent?: boolean;
   execute: (args: z.output<S>, ctx: ToolContext) => Result | Promise<Result>;
 }): ToolDefinition<z.output<S>, Result> {
   return {
@@ -270,6 +285,7 @@ export function defineTool<S extends z.ZodType, Result>(options: {
     ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
     ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
     ...(options.policy === undefined ? {} : { policy: options.policy }),
+    ...(options.idempotent === undefined ? {} : { idempotent: options.idempotent }),
     execute: options.execute,
   };
 }

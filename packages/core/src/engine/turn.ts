@@ -124,6 +124,9 @@ async function settleCall(
   if (entry.kind === 'approval' && entry.approved) return execute(turn, call, tool, entry, failures);
   if (!decision) return;
   if (decision.type === 'reject') return finish(turn, call, rejectionMessage(decision.reason), true, true);
+  // In doubt, and a person says it ran: their answer is its result, and it does not run again.
+  if (entry.kind === 'approval' && entry.inDoubt && decision.type === 'input')
+    return finish(turn, call, cloneJson(decision.value), false);
 
   if (entry.kind === 'approval' && decision.type === 'approve') {
     let args = entry.args;
@@ -131,7 +134,7 @@ async function settleCall(
       args = cloneJson(decision.args);
       showEditedArgs(state, call.toolCallId, args);
     }
-    const ready: PendingEntry = { ...entry, args, approved: true };
+    const ready: PendingEntry = { ...(entry.inDoubt ? withoutDoubt(entry) : entry), args, approved: true };
     state.pending.set(call.toolCallId, ready);
     return execute(turn, call, tool, ready, failures);
   }
@@ -336,6 +339,20 @@ async function execute(
       });
     return true;
   };
+  if (tool.idempotent === false) {
+    // Until its result is recorded, every checkpoint holds the call as in doubt; a checkpoint log
+    // records that before the body runs, so recovery asks a person instead of running it again.
+    // Recorded before the check below, so that the check is the last thing before the body.
+    turn.live.set(call.toolCallId, inDoubtEntry(tool, entry));
+    await turn.observe({
+      type: 'tool-start',
+      runId: state.runId,
+      step: state.step,
+      toolCallId: call.toolCallId,
+      toolName: tool.name,
+      checkpoint: turn.checkpoint,
+    });
+  }
   // Outside the try: a refusal (a lost lease) fails the run, it is no result for the model.
   await turn.options.beforeStart?.({
     type: 'tool',
@@ -349,6 +366,8 @@ async function execute(
   } catch (error) {
     if (settled()) return;
     if (turn.toolErrors === 'throw') {
+      // It ended with an error: not in doubt.
+      turn.live.delete(call.toolCallId);
       failures.push({ toolCallId: call.toolCallId, toolName: tool.name, error, child: false });
       return;
     }
@@ -364,6 +383,26 @@ async function execute(
     return finish(turn, call, { error: `The tool's result is not JSON: ${(error as Error).message}` }, true);
   }
   return finish(turn, call, json, false);
+}
+
+/** What a checkpoint holds for a started call of an `idempotent: false` tool: a person must say. */
+function inDoubtEntry(tool: ToolDefinition, entry: PendingEntry): PendingEntry {
+  return {
+    kind: 'approval',
+    toolCallId: entry.toolCallId,
+    toolName: tool.name,
+    args: entry.args,
+    ...journalOf(entry.journal ?? []),
+    inDoubt: true,
+    description: `In doubt: ${tool.name} started and its result was never recorded, so it may have run. Approve to run it again, answer with its result if it ran, or reject to not run it.`,
+    allowedDecisions: ['approve', 'input', 'reject'],
+  };
+}
+
+/** An in-doubt approval once approved: a plain approved call, to run. */
+function withoutDoubt(entry: PendingEntry & { kind: 'approval' }): PendingEntry {
+  const { inDoubt: _inDoubt, description: _description, allowedDecisions: _allowed, ...rest } = entry;
+  return rest;
 }
 
 async function finish(

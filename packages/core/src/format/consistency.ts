@@ -1,8 +1,9 @@
 /**
  * A continuation's parts must agree with each other, at every depth: what is pending or done is a
  * call the transcript's last assistant message made, each call is pending or done at most once,
- * never both. A continuation that contradicts itself was forged or damaged; it is refused on
- * parse (`INVALID_CONTINUATION`, with the rule in `details.rule`) before anything runs.
+ * never both; an approval is never both approved and in doubt. A continuation that contradicts
+ * itself was forged or damaged; it is refused on parse (`INVALID_CONTINUATION`, with the rule in
+ * `details.rule`) before anything runs.
  */
 import { ContinuationError } from '../errors';
 import type { Continuation } from './format';
@@ -24,7 +25,8 @@ export type ConsistencyRule =
   | 'duplicate-pending'
   | 'duplicate-done'
   | 'done-and-pending'
-  | 'duplicate-call-id';
+  | 'duplicate-call-id'
+  | 'approved-in-doubt';
 
 /**
  * Throw `INVALID_CONTINUATION` when the parts of `continuation` (already schema-valid) contradict
@@ -51,6 +53,15 @@ export function checkConsistency(continuation: Continuation): void {
 
 function checkLevel(continuation: Continuation, path: Array<string | number>): void {
   const { pending, done, messages } = continuation;
+  pending.forEach((entry, i) => {
+    // Approved means "run it"; in doubt means "a person must say": the engine never writes both.
+    if (entry.kind === 'approval' && entry.approved && entry.inDoubt)
+      fail(
+        'approved-in-doubt',
+        [...path, 'pending', i],
+        `the call ${quote(entry.toolCallId)} is both approved and in doubt`,
+      );
+  });
   if (pending.length === 0 && done.length === 0) return;
   if (OWN_PENDING_POINTS.has(continuation.agent.framework)) {
     checkDisjoint(continuation, path, undefined);

@@ -61,6 +61,13 @@ interface ActionPolicyFields {
 /** A tool call waiting for a human yes or no before it runs. */
 export interface PendingApproval extends PendingBase, ActionPolicyFields {
   kind: 'approval';
+  /**
+   * The call of a tool that declared `idempotent: false` started and its result was never
+   * recorded (its worker stopped): a person says what happened. `approve` runs it (it did not run,
+   * or run it again), `input` gives its result (it ran; the value is the result the model reads),
+   * `reject` does not run it. Never set together with `approved`.
+   */
+  inDoubt?: true;
 }
 
 /** A tool waiting for a human's answer: a human tool, or a tool that called `ctx.requestInput`. */

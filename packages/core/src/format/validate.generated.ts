@@ -2,7 +2,7 @@
 // Regenerate with `pnpm --filter @agent-continuations/core generate`.
 // @ts-nocheck
 export const validateContinuation = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"format":{"type":"string","const":"agent-continuation"},"version":{"type":"number","const":1},"id":{"type":"string","minLength":1},"runId":{"type":"string","minLength":1},"agent":{"type":"object","properties":{"name":{"type":"string","minLength":1},"framework":{"type":"string","minLength":1},"fingerprint":{"type":"string"}},"required":["name","framework"],"additionalProperties":false},"messages":{"type":"array","items":{"$ref":"#/$defs/Message"}},"pending":{"type":"array","items":{"$ref":"#/$defs/PendingEntry"}},"done":{"type":"array","items":{"type":"object","properties":{"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"rejected":{"type":"boolean","const":true}},"required":["toolCallId","toolName","output"],"additionalProperties":false}},"step":{"type":"integer","minimum":0,"maximum":9007199254740991},"usage":{"$ref":"#/$defs/Usage"},"suspendedBy":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"actions"},"kinds":{"type":"array","items":{"type":"string","enum":["approval","input","agent"]}}},"required":["type","kinds"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"predicate"},"predicates":{"type":"array","items":{"type":"string"}}},"required":["type","predicates"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"checkpoint"}},"required":["type"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}},"state":{"$ref":"#/$defs/JsonValue"},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}},"decisions":{"type":"array","items":{"$ref":"#/$defs/AuditEntry"}},"createdAt":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"seal":{"type":"object","properties":{"alg":{"type":"string","const":"HMAC-SHA256"},"keyId":{"type":"string"},"mac":{"type":"string","minLength":1}},"required":["alg","mac"],"additionalProperties":false}},"required":["format","version","id","runId","agent","messages","pending","done","step","usage","suspendedBy","metadata","decisions","createdAt"],"additionalProperties":false,"$defs":{"Message":{"oneOf":[{"type":"object","properties":{"role":{"type":"string","const":"system"},"content":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"user"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"image"},"image":{"type":"string"},"mediaType":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","image"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"assistant"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"reasoning"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"tool-call"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"tool"},"content":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"tool-result"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"rejected":{"type":"boolean","const":true},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","output"],"additionalProperties":false}},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"role"}},"JsonValue":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"},{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}]},"PendingEntry":{"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"approval"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"input"},"request":{"$ref":"#/$defs/JsonValue"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","request","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"agent"},"child":{"$ref":"#"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}},"required":["kind","child","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"kind"}},"Usage":{"type":"object","properties":{"inputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"outputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalTokens":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["inputTokens","outputTokens","totalTokens"]},"AuditEntry":{"type":"object","properties":{"actionId":{"type":"string","minLength":1},"type":{"type":"string","enum":["approve","reject","input"]},"toolName":{"type":"string","minLength":1},"toolCallId":{"type":"string","minLength":1},"at":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"args":{"$ref":"#/$defs/JsonValue"},"editedArgs":{"$ref":"#/$defs/JsonValue"},"value":{"$ref":"#/$defs/JsonValue"}},"required":["actionId","type","toolName","toolCallId","at"],"additionalProperties":false}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"format":{"type":"string","const":"agent-continuation"},"version":{"type":"number","const":1},"id":{"type":"string","minLength":1},"runId":{"type":"string","minLength":1},"agent":{"type":"object","properties":{"name":{"type":"string","minLength":1},"framework":{"type":"string","minLength":1},"fingerprint":{"type":"string"}},"required":["name","framework"],"additionalProperties":false},"messages":{"type":"array","items":{"$ref":"#/$defs/Message"}},"pending":{"type":"array","items":{"$ref":"#/$defs/PendingEntry"}},"done":{"type":"array","items":{"type":"object","properties":{"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"rejected":{"type":"boolean","const":true}},"required":["toolCallId","toolName","output"],"additionalProperties":false}},"step":{"type":"integer","minimum":0,"maximum":9007199254740991},"usage":{"$ref":"#/$defs/Usage"},"suspendedBy":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"actions"},"kinds":{"type":"array","items":{"type":"string","enum":["approval","input","agent"]}}},"required":["type","kinds"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"predicate"},"predicates":{"type":"array","items":{"type":"string"}}},"required":["type","predicates"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"checkpoint"}},"required":["type"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}},"state":{"$ref":"#/$defs/JsonValue"},"metadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}},"decisions":{"type":"array","items":{"$ref":"#/$defs/AuditEntry"}},"createdAt":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"seal":{"type":"object","properties":{"alg":{"type":"string","const":"HMAC-SHA256"},"keyId":{"type":"string"},"mac":{"type":"string","minLength":1}},"required":["alg","mac"],"additionalProperties":false}},"required":["format","version","id","runId","agent","messages","pending","done","step","usage","suspendedBy","metadata","decisions","createdAt"],"additionalProperties":false,"$defs":{"Message":{"oneOf":[{"type":"object","properties":{"role":{"type":"string","const":"system"},"content":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"user"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"image"},"image":{"type":"string"},"mediaType":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","image"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"assistant"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"reasoning"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"tool-call"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"tool"},"content":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"tool-result"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"rejected":{"type":"boolean","const":true},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","output"],"additionalProperties":false}},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"role"}},"JsonValue":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"},{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}]},"PendingEntry":{"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"approval"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}},"inDoubt":{"type":"boolean","const":true}},"required":["kind","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"input"},"request":{"$ref":"#/$defs/JsonValue"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","request","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"agent"},"child":{"$ref":"#"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}},"required":["kind","child","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"kind"}},"Usage":{"type":"object","properties":{"inputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"outputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalTokens":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["inputTokens","outputTokens","totalTokens"]},"AuditEntry":{"type":"object","properties":{"actionId":{"type":"string","minLength":1},"type":{"type":"string","enum":["approve","reject","input"]},"toolName":{"type":"string","minLength":1},"toolCallId":{"type":"string","minLength":1},"at":{"type":"string"},"by":{"type":"string"},"reason":{"type":"string"},"args":{"$ref":"#/$defs/JsonValue"},"editedArgs":{"$ref":"#/$defs/JsonValue"},"value":{"$ref":"#/$defs/JsonValue"}},"required":["actionId","type","toolName","toolCallId","at"],"additionalProperties":false}}};
 const schema35 = {"type":"object","properties":{"inputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"outputTokens":{"type":"integer","minimum":0,"maximum":9007199254740991},"totalTokens":{"type":"integer","minimum":0,"maximum":9007199254740991}},"required":["inputTokens","outputTokens","totalTokens"]};
 const func1 = Object.prototype.hasOwnProperty;
 const schema32 = {"oneOf":[{"type":"object","properties":{"role":{"type":"string","const":"system"},"content":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"user"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"image"},"image":{"type":"string"},"mediaType":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","image"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"assistant"},"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"oneOf":[{"type":"object","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"file"},"data":{"type":"string"},"mediaType":{"type":"string"},"filename":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","data","mediaType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"reasoning"},"text":{"type":"string"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","text"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"tool-call"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"type"}}}]},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false},{"type":"object","properties":{"role":{"type":"string","const":"tool"},"content":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","const":"tool-result"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"output":{"$ref":"#/$defs/JsonValue"},"isError":{"type":"boolean"},"rejected":{"type":"boolean","const":true},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["type","toolCallId","toolName","output"],"additionalProperties":false}},"providerMetadata":{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"$ref":"#/$defs/JsonValue"}}},"required":["role","content"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"role"}};
@@ -2359,7 +2359,7 @@ return errors === 0;
 }
 validate21.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema34 = {"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"approval"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"input"},"request":{"$ref":"#/$defs/JsonValue"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","request","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"agent"},"child":{"$ref":"#"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}},"required":["kind","child","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"kind"}};
+const schema34 = {"oneOf":[{"type":"object","properties":{"kind":{"type":"string","const":"approval"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}},"inDoubt":{"type":"boolean","const":true}},"required":["kind","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"input"},"request":{"$ref":"#/$defs/JsonValue"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},"description":{"type":"string"},"allowedDecisions":{"minItems":1,"type":"array","items":{"type":"string","enum":["approve","edit","reject","input"]}}},"required":["kind","request","toolCallId","toolName","args"],"additionalProperties":false},{"type":"object","properties":{"kind":{"type":"string","const":"agent"},"child":{"$ref":"#"},"toolCallId":{"type":"string","minLength":1},"toolName":{"type":"string","minLength":1},"args":{"$ref":"#/$defs/JsonValue"},"approved":{"type":"boolean"},"journal":{"type":"array","items":{"$ref":"#/$defs/JsonValue"}},"deadline":{"type":"string","format":"date-time","pattern":"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}},"required":["kind","child","toolCallId","toolName","args"],"additionalProperties":false}],"type":"object","discriminator":{"propertyName":"kind"}};
 const pattern4 = new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$", "u");
 const root0 = {validate: validate20};
 
@@ -2584,6 +2584,24 @@ var valid2 = _errs21 === errors;
 else {
 var valid2 = true;
 }
+if(valid2){
+if(data.inDoubt !== undefined){
+let data11 = data.inDoubt;
+const _errs25 = errors;
+if(typeof data11 !== "boolean"){
+validate38.errors = [{instancePath:instancePath+"/inDoubt",schemaPath:"#/oneOf/0/properties/inDoubt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+if(true !== data11){
+validate38.errors = [{instancePath:instancePath+"/inDoubt",schemaPath:"#/oneOf/0/properties/inDoubt/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+return false;
+}
+var valid2 = _errs25 === errors;
+}
+else {
+var valid2 = true;
+}
+}
 }
 }
 }
@@ -2603,8 +2621,8 @@ return false;
 var props2 = true;
 }
 else if(tag0 === "input"){
-const _errs25 = errors;
-if(errors === _errs25){
+const _errs27 = errors;
+if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((((data.kind === undefined) && (missing1 = "kind")) || ((data.request === undefined) && (missing1 = "request"))) || ((data.toolCallId === undefined) && (missing1 = "toolCallId"))) || ((data.toolName === undefined) && (missing1 = "toolName"))) || ((data.args === undefined) && (missing1 = "args"))){
@@ -2612,7 +2630,7 @@ validate38.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"requ
 return false;
 }
 else {
-const _errs27 = errors;
+const _errs29 = errors;
 for(const key1 in data){
 if(!(func1.call(schema34.oneOf[1].properties, key1))){
 validate38.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
@@ -2620,29 +2638,17 @@ return false;
 break;
 }
 }
-if(_errs27 === errors){
+if(_errs29 === errors){
 if(data.kind !== undefined){
-let data11 = data.kind;
-const _errs28 = errors;
-if(typeof data11 !== "string"){
+let data12 = data.kind;
+const _errs30 = errors;
+if(typeof data12 !== "string"){
 validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("input" !== data11){
+if("input" !== data12){
 validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "input"},message:"must be equal to constant"}];
 return false;
-}
-var valid6 = _errs28 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data.request !== undefined){
-const _errs30 = errors;
-if(!(validate22(data.request, {instancePath:instancePath+"/request",parentData:data,parentDataProperty:"request",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
 }
 var valid6 = _errs30 === errors;
 }
@@ -2650,12 +2656,24 @@ else {
 var valid6 = true;
 }
 if(valid6){
+if(data.request !== undefined){
+const _errs32 = errors;
+if(!(validate22(data.request, {instancePath:instancePath+"/request",parentData:data,parentDataProperty:"request",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs32 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
 if(data.toolCallId !== undefined){
-let data13 = data.toolCallId;
-const _errs31 = errors;
-if(errors === _errs31){
-if(typeof data13 === "string"){
-if(data13.length < 1){
+let data14 = data.toolCallId;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data14 === "string"){
+if(data14.length < 1){
 validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/1/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -2665,18 +2683,18 @@ validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneO
 return false;
 }
 }
-var valid6 = _errs31 === errors;
+var valid6 = _errs33 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
 if(data.toolName !== undefined){
-let data14 = data.toolName;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data14 === "string"){
-if(data14.length < 1){
+let data15 = data.toolName;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data15 === "string"){
+if(data15.length < 1){
 validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/1/properties/toolName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -2686,50 +2704,50 @@ validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/
 return false;
 }
 }
-var valid6 = _errs33 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data.args !== undefined){
-const _errs35 = errors;
-if(!(validate22(data.args, {instancePath:instancePath+"/args",parentData:data,parentDataProperty:"args",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
 var valid6 = _errs35 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
+if(data.args !== undefined){
+const _errs37 = errors;
+if(!(validate22(data.args, {instancePath:instancePath+"/args",parentData:data,parentDataProperty:"args",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid6 = _errs37 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
 if(data.approved !== undefined){
-const _errs36 = errors;
+const _errs38 = errors;
 if(typeof data.approved !== "boolean"){
 validate38.errors = [{instancePath:instancePath+"/approved",schemaPath:"#/oneOf/1/properties/approved/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid6 = _errs36 === errors;
+var valid6 = _errs38 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
 if(data.journal !== undefined){
-let data17 = data.journal;
-const _errs38 = errors;
-if(errors === _errs38){
-if(Array.isArray(data17)){
-var valid7 = true;
-const len2 = data17.length;
-for(let i2=0; i2<len2; i2++){
+let data18 = data.journal;
 const _errs40 = errors;
-if(!(validate22(data17[i2], {instancePath:instancePath+"/journal/" + i2,parentData:data17,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(errors === _errs40){
+if(Array.isArray(data18)){
+var valid7 = true;
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+const _errs42 = errors;
+if(!(validate22(data18[i2], {instancePath:instancePath+"/journal/" + i2,parentData:data18,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid7 = _errs40 === errors;
+var valid7 = _errs42 === errors;
 if(!valid7){
 break;
 }
@@ -2740,19 +2758,19 @@ validate38.errors = [{instancePath:instancePath+"/journal",schemaPath:"#/oneOf/1
 return false;
 }
 }
-var valid6 = _errs38 === errors;
+var valid6 = _errs40 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
 if(data.deadline !== undefined){
-let data19 = data.deadline;
-const _errs41 = errors;
-if(errors === _errs41){
-if(errors === _errs41){
-if(typeof data19 === "string"){
-if(!pattern4.test(data19)){
+let data20 = data.deadline;
+const _errs43 = errors;
+if(errors === _errs43){
+if(errors === _errs43){
+if(typeof data20 === "string"){
+if(!pattern4.test(data20)){
 validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/1/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},message:"must match pattern \""+"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"+"\""}];
 return false;
 }
@@ -2763,48 +2781,48 @@ return false;
 }
 }
 }
-var valid6 = _errs41 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data.description !== undefined){
-const _errs43 = errors;
-if(typeof data.description !== "string"){
-validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/oneOf/1/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
 var valid6 = _errs43 === errors;
 }
 else {
 var valid6 = true;
 }
 if(valid6){
-if(data.allowedDecisions !== undefined){
-let data21 = data.allowedDecisions;
+if(data.description !== undefined){
 const _errs45 = errors;
-if(errors === _errs45){
-if(Array.isArray(data21)){
-if(data21.length < 1){
+if(typeof data.description !== "string"){
+validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/oneOf/1/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid6 = _errs45 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data.allowedDecisions !== undefined){
+let data22 = data.allowedDecisions;
+const _errs47 = errors;
+if(errors === _errs47){
+if(Array.isArray(data22)){
+if(data22.length < 1){
 validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"#/oneOf/1/properties/allowedDecisions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
 return false;
 }
 else {
 var valid8 = true;
-const len3 = data21.length;
+const len3 = data22.length;
 for(let i3=0; i3<len3; i3++){
-let data22 = data21[i3];
-const _errs47 = errors;
-if(typeof data22 !== "string"){
+let data23 = data22[i3];
+const _errs49 = errors;
+if(typeof data23 !== "string"){
 validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i3,schemaPath:"#/oneOf/1/properties/allowedDecisions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if(!((((data22 === "approve") || (data22 === "edit")) || (data22 === "reject")) || (data22 === "input"))){
+if(!((((data23 === "approve") || (data23 === "edit")) || (data23 === "reject")) || (data23 === "input"))){
 validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i3,schemaPath:"#/oneOf/1/properties/allowedDecisions/items/enum",keyword:"enum",params:{allowedValues: schema34.oneOf[1].properties.allowedDecisions.items.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
-var valid8 = _errs47 === errors;
+var valid8 = _errs49 === errors;
 if(!valid8){
 break;
 }
@@ -2816,7 +2834,7 @@ validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"
 return false;
 }
 }
-var valid6 = _errs45 === errors;
+var valid6 = _errs47 === errors;
 }
 else {
 var valid6 = true;
@@ -2843,8 +2861,8 @@ props2 = true;
 }
 }
 else if(tag0 === "agent"){
-const _errs49 = errors;
-if(errors === _errs49){
+const _errs51 = errors;
+if(errors === _errs51){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((((((data.kind === undefined) && (missing2 = "kind")) || ((data.child === undefined) && (missing2 = "child"))) || ((data.toolCallId === undefined) && (missing2 = "toolCallId"))) || ((data.toolName === undefined) && (missing2 = "toolName"))) || ((data.args === undefined) && (missing2 = "args"))){
@@ -2852,7 +2870,7 @@ validate38.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"requ
 return false;
 }
 else {
-const _errs51 = errors;
+const _errs53 = errors;
 for(const key2 in data){
 if(!((((((((key2 === "kind") || (key2 === "child")) || (key2 === "toolCallId")) || (key2 === "toolName")) || (key2 === "args")) || (key2 === "approved")) || (key2 === "journal")) || (key2 === "deadline"))){
 validate38.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
@@ -2860,29 +2878,17 @@ return false;
 break;
 }
 }
-if(_errs51 === errors){
+if(_errs53 === errors){
 if(data.kind !== undefined){
-let data23 = data.kind;
-const _errs52 = errors;
-if(typeof data23 !== "string"){
+let data24 = data.kind;
+const _errs54 = errors;
+if(typeof data24 !== "string"){
 validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-if("agent" !== data23){
+if("agent" !== data24){
 validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"}];
 return false;
-}
-var valid10 = _errs52 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data.child !== undefined){
-const _errs54 = errors;
-if(!(root0.validate(data.child, {instancePath:instancePath+"/child",parentData:data,parentDataProperty:"child",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? root0.validate.errors : vErrors.concat(root0.validate.errors);
-errors = vErrors.length;
 }
 var valid10 = _errs54 === errors;
 }
@@ -2890,12 +2896,24 @@ else {
 var valid10 = true;
 }
 if(valid10){
+if(data.child !== undefined){
+const _errs56 = errors;
+if(!(root0.validate(data.child, {instancePath:instancePath+"/child",parentData:data,parentDataProperty:"child",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? root0.validate.errors : vErrors.concat(root0.validate.errors);
+errors = vErrors.length;
+}
+var valid10 = _errs56 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
 if(data.toolCallId !== undefined){
-let data25 = data.toolCallId;
-const _errs55 = errors;
-if(errors === _errs55){
-if(typeof data25 === "string"){
-if(data25.length < 1){
+let data26 = data.toolCallId;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data26 === "string"){
+if(data26.length < 1){
 validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/2/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -2905,18 +2923,18 @@ validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneO
 return false;
 }
 }
-var valid10 = _errs55 === errors;
+var valid10 = _errs57 === errors;
 }
 else {
 var valid10 = true;
 }
 if(valid10){
 if(data.toolName !== undefined){
-let data26 = data.toolName;
-const _errs57 = errors;
-if(errors === _errs57){
-if(typeof data26 === "string"){
-if(data26.length < 1){
+let data27 = data.toolName;
+const _errs59 = errors;
+if(errors === _errs59){
+if(typeof data27 === "string"){
+if(data27.length < 1){
 validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/2/properties/toolName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -2926,50 +2944,50 @@ validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/
 return false;
 }
 }
-var valid10 = _errs57 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data.args !== undefined){
-const _errs59 = errors;
-if(!(validate22(data.args, {instancePath:instancePath+"/args",parentData:data,parentDataProperty:"args",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
 var valid10 = _errs59 === errors;
 }
 else {
 var valid10 = true;
 }
 if(valid10){
+if(data.args !== undefined){
+const _errs61 = errors;
+if(!(validate22(data.args, {instancePath:instancePath+"/args",parentData:data,parentDataProperty:"args",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid10 = _errs61 === errors;
+}
+else {
+var valid10 = true;
+}
+if(valid10){
 if(data.approved !== undefined){
-const _errs60 = errors;
+const _errs62 = errors;
 if(typeof data.approved !== "boolean"){
 validate38.errors = [{instancePath:instancePath+"/approved",schemaPath:"#/oneOf/2/properties/approved/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid10 = _errs60 === errors;
+var valid10 = _errs62 === errors;
 }
 else {
 var valid10 = true;
 }
 if(valid10){
 if(data.journal !== undefined){
-let data29 = data.journal;
-const _errs62 = errors;
-if(errors === _errs62){
-if(Array.isArray(data29)){
-var valid11 = true;
-const len4 = data29.length;
-for(let i4=0; i4<len4; i4++){
+let data30 = data.journal;
 const _errs64 = errors;
-if(!(validate22(data29[i4], {instancePath:instancePath+"/journal/" + i4,parentData:data29,parentDataProperty:i4,rootData,dynamicAnchors}))){
+if(errors === _errs64){
+if(Array.isArray(data30)){
+var valid11 = true;
+const len4 = data30.length;
+for(let i4=0; i4<len4; i4++){
+const _errs66 = errors;
+if(!(validate22(data30[i4], {instancePath:instancePath+"/journal/" + i4,parentData:data30,parentDataProperty:i4,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-var valid11 = _errs64 === errors;
+var valid11 = _errs66 === errors;
 if(!valid11){
 break;
 }
@@ -2980,19 +2998,19 @@ validate38.errors = [{instancePath:instancePath+"/journal",schemaPath:"#/oneOf/2
 return false;
 }
 }
-var valid10 = _errs62 === errors;
+var valid10 = _errs64 === errors;
 }
 else {
 var valid10 = true;
 }
 if(valid10){
 if(data.deadline !== undefined){
-let data31 = data.deadline;
-const _errs65 = errors;
-if(errors === _errs65){
-if(errors === _errs65){
-if(typeof data31 === "string"){
-if(!pattern4.test(data31)){
+let data32 = data.deadline;
+const _errs67 = errors;
+if(errors === _errs67){
+if(errors === _errs67){
+if(typeof data32 === "string"){
+if(!pattern4.test(data32)){
 validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/2/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},message:"must match pattern \""+"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"+"\""}];
 return false;
 }
@@ -3003,7 +3021,7 @@ return false;
 }
 }
 }
-var valid10 = _errs65 === errors;
+var valid10 = _errs67 === errors;
 }
 else {
 var valid10 = true;
@@ -4695,5 +4713,5 @@ return errors === 0;
 validate55.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-export const CONTINUATION_HINTS = {"members":{"#/required":[{"format":"string","version":"number","id":"string","runId":"string","agent":"object","messages":"array","pending":"array","done":"array","step":"number","usage":"object","suspendedBy":"object","state":"string","metadata":"object","decisions":"array","createdAt":"string","seal":"object"},{"inputTokens":"number","outputTokens":"number","totalTokens":"number"},{"actionId":"string","type":"string","toolName":"string","toolCallId":"string","at":"string","by":"string","reason":"string","args":"string","editedArgs":"string","value":"string"}],"#/additionalProperties":[{"format":"string","version":"number","id":"string","runId":"string","agent":"object","messages":"array","pending":"array","done":"array","step":"number","usage":"object","suspendedBy":"object","state":"string","metadata":"object","decisions":"array","createdAt":"string","seal":"object"},{"inputTokens":"number","outputTokens":"number","totalTokens":"number"},{"actionId":"string","type":"string","toolName":"string","toolCallId":"string","at":"string","by":"string","reason":"string","args":"string","editedArgs":"string","value":"string"}],"#/properties/agent/required":[{"name":"string","framework":"string","fingerprint":"string"}],"#/properties/agent/additionalProperties":[{"name":"string","framework":"string","fingerprint":"string"}],"#/properties/done/items/required":[{"toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean"}],"#/properties/done/items/additionalProperties":[{"toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean"}],"#/properties/suspendedBy/oneOf/0/required":[{"type":"string","kinds":"array"}],"#/properties/suspendedBy/oneOf/0/additionalProperties":[{"type":"string","kinds":"array"}],"#/properties/suspendedBy/oneOf/1/required":[{"type":"string","predicates":"array"}],"#/properties/suspendedBy/oneOf/1/additionalProperties":[{"type":"string","predicates":"array"}],"#/properties/suspendedBy/oneOf/2/required":[{"type":"string"}],"#/properties/suspendedBy/oneOf/2/additionalProperties":[{"type":"string"}],"#/properties/seal/required":[{"alg":"string","keyId":"string","mac":"string"}],"#/properties/seal/additionalProperties":[{"alg":"string","keyId":"string","mac":"string"}],"#/oneOf/0/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/0/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","request":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","request":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/required":[{"type":"string","image":"string","mediaType":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/additionalProperties":[{"type":"string","image":"string","mediaType":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/required":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/additionalProperties":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","child":"object","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string"}],"#/oneOf/2/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","child":"object","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/required":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/additionalProperties":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/required":[{"type":"string","toolCallId":"string","toolName":"string","args":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/additionalProperties":[{"type":"string","toolCallId":"string","toolName":"string","args":"string","providerMetadata":"object"}],"#/oneOf/3/required":[{"role":"string","content":"array","providerMetadata":"object"}],"#/oneOf/3/additionalProperties":[{"role":"string","content":"array","providerMetadata":"object"}],"#/oneOf/3/properties/content/items/required":[{"type":"string","toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean","providerMetadata":"object"}],"#/oneOf/3/properties/content/items/additionalProperties":[{"type":"string","toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean","providerMetadata":"object"}]},"options":{"#/properties/suspendedBy/discriminator type":["actions","predicate","checkpoint"],"#/discriminator role":["system","user","assistant","tool"],"#/oneOf/1/properties/content/anyOf/1/items/discriminator type":["text","image","file"],"#/oneOf/2/properties/content/anyOf/1/items/discriminator type":["text","file","reasoning","tool-call"],"#/discriminator kind":["approval","input","agent"]}};
+export const CONTINUATION_HINTS = {"members":{"#/required":[{"format":"string","version":"number","id":"string","runId":"string","agent":"object","messages":"array","pending":"array","done":"array","step":"number","usage":"object","suspendedBy":"object","state":"string","metadata":"object","decisions":"array","createdAt":"string","seal":"object"},{"inputTokens":"number","outputTokens":"number","totalTokens":"number"},{"actionId":"string","type":"string","toolName":"string","toolCallId":"string","at":"string","by":"string","reason":"string","args":"string","editedArgs":"string","value":"string"}],"#/additionalProperties":[{"format":"string","version":"number","id":"string","runId":"string","agent":"object","messages":"array","pending":"array","done":"array","step":"number","usage":"object","suspendedBy":"object","state":"string","metadata":"object","decisions":"array","createdAt":"string","seal":"object"},{"inputTokens":"number","outputTokens":"number","totalTokens":"number"},{"actionId":"string","type":"string","toolName":"string","toolCallId":"string","at":"string","by":"string","reason":"string","args":"string","editedArgs":"string","value":"string"}],"#/properties/agent/required":[{"name":"string","framework":"string","fingerprint":"string"}],"#/properties/agent/additionalProperties":[{"name":"string","framework":"string","fingerprint":"string"}],"#/properties/done/items/required":[{"toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean"}],"#/properties/done/items/additionalProperties":[{"toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean"}],"#/properties/suspendedBy/oneOf/0/required":[{"type":"string","kinds":"array"}],"#/properties/suspendedBy/oneOf/0/additionalProperties":[{"type":"string","kinds":"array"}],"#/properties/suspendedBy/oneOf/1/required":[{"type":"string","predicates":"array"}],"#/properties/suspendedBy/oneOf/1/additionalProperties":[{"type":"string","predicates":"array"}],"#/properties/suspendedBy/oneOf/2/required":[{"type":"string"}],"#/properties/suspendedBy/oneOf/2/additionalProperties":[{"type":"string"}],"#/properties/seal/required":[{"alg":"string","keyId":"string","mac":"string"}],"#/properties/seal/additionalProperties":[{"alg":"string","keyId":"string","mac":"string"}],"#/oneOf/0/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array","inDoubt":"boolean"}],"#/oneOf/0/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array","inDoubt":"boolean"}],"#/oneOf/1/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","request":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","request":"string","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string","description":"string","allowedDecisions":"array"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/required":[{"type":"string","image":"string","mediaType":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/additionalProperties":[{"type":"string","image":"string","mediaType":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/required":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/additionalProperties":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/required":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","child":"object","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string"}],"#/oneOf/2/additionalProperties":[{"role":"string","content":"string","providerMetadata":"object"},{"kind":"string","child":"object","toolCallId":"string","toolName":"string","args":"string","approved":"boolean","journal":"array","deadline":"string"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/required":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/additionalProperties":[{"type":"string","data":"string","mediaType":"string","filename":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/required":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/additionalProperties":[{"type":"string","text":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/required":[{"type":"string","toolCallId":"string","toolName":"string","args":"string","providerMetadata":"object"}],"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/additionalProperties":[{"type":"string","toolCallId":"string","toolName":"string","args":"string","providerMetadata":"object"}],"#/oneOf/3/required":[{"role":"string","content":"array","providerMetadata":"object"}],"#/oneOf/3/additionalProperties":[{"role":"string","content":"array","providerMetadata":"object"}],"#/oneOf/3/properties/content/items/required":[{"type":"string","toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean","providerMetadata":"object"}],"#/oneOf/3/properties/content/items/additionalProperties":[{"type":"string","toolCallId":"string","toolName":"string","output":"string","isError":"boolean","rejected":"boolean","providerMetadata":"object"}]},"options":{"#/properties/suspendedBy/discriminator type":["actions","predicate","checkpoint"],"#/discriminator role":["system","user","assistant","tool"],"#/oneOf/1/properties/content/anyOf/1/items/discriminator type":["text","image","file"],"#/oneOf/2/properties/content/anyOf/1/items/discriminator type":["text","file","reasoning","tool-call"],"#/discriminator kind":["approval","input","agent"]}};
 export const DECISION_HINTS = {"members":{"#/oneOf/0/required":[{"type":"string","args":"string","by":"string","reason":"string"}],"#/oneOf/0/additionalProperties":[{"type":"string","args":"string","by":"string","reason":"string"}],"#/oneOf/1/required":[{"type":"string","reason":"string","by":"string"}],"#/oneOf/1/additionalProperties":[{"type":"string","reason":"string","by":"string"}],"#/oneOf/2/required":[{"type":"string","value":"string","by":"string"}],"#/oneOf/2/additionalProperties":[{"type":"string","value":"string","by":"string"}]},"options":{"#/discriminator type":["approve","reject","input"]}};

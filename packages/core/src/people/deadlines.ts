@@ -40,7 +40,9 @@ export function withDeadlines(
 ): Map<string, PendingEntry> | undefined {
   let changed: Map<string, PendingEntry> | undefined;
   for (const entry of entries) {
+    // A call in doubt waits for a person who knows what happened: no default decision applies.
     if (entry.kind === 'agent' || entry.approved || entry.deadline !== undefined) continue;
+    if (entry.kind === 'approval' && entry.inDoubt) continue;
     const own = toolDeadline(entry.toolName);
     const deadline =
       (typeof own === 'function' ? own(entry.args) : own) ??

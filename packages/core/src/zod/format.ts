@@ -45,7 +45,14 @@ const actionPolicy = {
 
 export const pendingEntrySchema: z.ZodType<PendingEntry> = z.lazy(() =>
   z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('approval'), ...pendingBase, ...actionPolicy }).strict(),
+    z
+      .object({
+        kind: z.literal('approval'),
+        ...pendingBase,
+        ...actionPolicy,
+        inDoubt: z.literal(true).optional(),
+      })
+      .strict(),
     z
       .object({ kind: z.literal('input'), request: jsonValueSchema, ...pendingBase, ...actionPolicy })
       .strict(),

@@ -11,6 +11,7 @@ import {
   createMemoryStore,
   type Decisions,
   listActions,
+  type RunEvent,
   type RunResult,
   type SealConfig,
   type StoredSummary,
@@ -50,6 +51,13 @@ export interface SequenceOptions {
   maxOps?: number;
   /** Most turns of an agent and calls of a turn; 3 by default. */
   maxWidth?: number;
+  /**
+   * In durable sequences, `pay` declares `idempotent: false`, and the invariant that it never runs
+   * twice (crash or not) is checked; a call recovery finds in doubt is decided by a person who
+   * knows the ledger (it ran: its result; it did not: approve). The harness must pass
+   * `ConformanceTool.idempotent` to its tools. Off by default.
+   */
+  payOnce?: boolean;
   /** Fault kinds to leave out (their rates are still drawn, so other draws stay the same). */
   disable?: readonly (keyof FaultRates)[];
   /**
@@ -71,6 +79,8 @@ export interface SequenceReport {
   /** Calls whose side effects were checked against the ledger. */
   sideEffects: number;
   executions: number;
+  /** Decisions the person made on calls in doubt (see `SequenceOptions.payOnce`). */
+  inDoubt: number;
   violations: string[];
   /** The operation log, to read with a failure. */
   log: string[];
@@ -119,6 +129,8 @@ export class SequenceContext {
   readonly mode: SequenceMode;
   readonly harness: ConformanceHarness;
   readonly sealed: boolean;
+  /** `pay` cannot run twice in this sequence (see `SequenceOptions.payOnce`). */
+  readonly payOnce: boolean;
   readonly processes: Process[] = [];
   proc!: Proc;
   opIndex = 0;
@@ -128,6 +140,7 @@ export class SequenceContext {
   /** Workers started in the background (take-overs), awaited between operations. */
   background: Promise<void>[] = [];
   sideEffects = 0;
+  inDoubt = 0;
 
   constructor(
     readonly seed: number,
@@ -136,6 +149,7 @@ export class SequenceContext {
     this.random = seededRandom(seed);
     const modes = options.modes ?? ['direct', 'stored', 'durable'];
     this.mode = this.random.pick(modes);
+    this.payOnce = options.payOnce === true && this.mode === 'durable';
     const sealedHarness =
       options.sealedHarness ?? (options.seal ? withSeal(options.harness, options.seal) : undefined);
     this.sealed = sealedHarness !== undefined && this.random.chance(0.3);
@@ -149,6 +163,9 @@ export class SequenceContext {
       toolError: this.random.pick([0, 0.05, 0.1]),
       crash: this.random.pick([0, 0, 0.02, 0.06]),
       leaseLapse: this.mode === 'direct' ? 0 : this.random.pick([0, 0.05, 0.15]),
+      // Hashed from the seed, not drawn: the draws after it, and so every older seed, stay the same.
+      lapseBetweenTools:
+        this.mode === 'direct' ? 0 : ([0, 0.05, 0.15] as const)[Math.floor(chanceOf(seed, 'between') * 3)]!,
     };
     for (const kind of options.disable ?? []) rates[kind] = 0;
     this.faults = new Faults(seed, rates, (line) => this.note(line));
@@ -177,6 +194,7 @@ export class SequenceContext {
       faults: { ...this.faults.counts },
       sideEffects: this.sideEffects,
       executions: this.ledger.executions.length,
+      inDoubt: this.inDoubt,
       violations: this.violations,
       log: this.lines,
     };
@@ -190,6 +208,7 @@ export class SequenceContext {
       faults: this.faults,
       ledger: this.ledger,
       process,
+      payOnce: this.payOnce,
     });
     return {
       process,
@@ -271,9 +290,20 @@ export class SequenceContext {
     return decisions;
   }
 
-  /** The human's fixed answer to an action: approve (or answer, for input) or reject. */
+  /**
+   * The human's fixed answer to an action: approve (or answer, for input) or reject. A call in
+   * doubt is answered from the ledger: its result when it ran, else approve (run it).
+   */
   answer(action: Action): Decisions[string] {
     const nonce = (action.args as { n?: unknown } | null)?.n;
+    if (action.inDoubt && typeof nonce === 'string') {
+      const ran = this.ledger.of(nonce)[0];
+      this.inDoubt += 1;
+      this.note(`  ? ${action.id} in doubt: ${ran ? 'it ran' : 'it did not run'}`);
+      return ran
+        ? { type: 'input', value: { n: nonce, key: ran.key }, by: 'sim' }
+        : { type: 'approve', by: 'sim' };
+    }
     if (typeof nonce !== 'string' || !approves(this.seed, nonce)) {
       return { type: 'reject', by: 'sim', reason: 'simulated refusal' };
     }
@@ -282,9 +312,16 @@ export class SequenceContext {
       : { type: 'approve', by: 'sim' };
   }
 
-  /** Decisions applied by a run that went on must not come back as actions. */
+  /**
+   * Decisions applied by a run that went on must not come back as actions; a call that started
+   * after its approval and came back in doubt asks a new question.
+   */
   checkConsumed(decisions: Decisions, next: Continuation, where: string): void {
-    const waiting = new Set(listActions(next).map((action) => action.id));
+    const waiting = new Set(
+      listActions(next)
+        .filter((action) => !action.inDoubt)
+        .map((action) => action.id),
+    );
     for (const id of Object.keys(decisions)) {
       if (waiting.has(id))
         this.violation(`${where}: the decision for ${id} was dropped (it is pending again)`);
@@ -368,9 +405,10 @@ export class SequenceContext {
     const outcome = await this.op(
       name,
       (inside) => {
-        inside.process.op!.onLapse = () => {
+        const op = inside.process.op!;
+        op.onLapse = async () => {
           tookOver = this.takeOver(takeOver);
-          return tookOver;
+          if (await tookOver) op.takenOver = true;
         };
         return resume(inside);
       },
@@ -386,6 +424,18 @@ export class SequenceContext {
     }
     if (lapsed && proc === this.proc) this.proc = await this.spawn(); // the stalled process is a zombie now
     return { outcome, lapsed };
+  }
+
+  /**
+   * The run's observer in a resume under a claim: after each tool's result (recorded in the log,
+   * in durable mode), a lease lapse between two tools may strike.
+   */
+  betweenTools(proc: Proc): (event: RunEvent) => Promise<void> {
+    return async (event) => {
+      if (event.type !== 'tool-result') return;
+      const at = [...(event.path ?? []), event.toolCallId].join('/');
+      await this.faults.between(proc.process, `after ${at}`);
+    };
   }
 
   /** Wait for the workers started in the background (take-overs), and for those they started. */

@@ -184,7 +184,7 @@ export class DurableMode implements Mode {
           inside.agent,
           id,
           (continuation) => Object.assign(decided, sequence.decide(continuation, now)),
-          { owner: `p${inside.process.id}`, log: inside.log },
+          { owner: `p${inside.process.id}`, log: inside.log, onEvent: sequence.betweenTools(inside) },
         ),
       (other) => this.resumeOnce(id, 'some', other),
       `${id} with the log`,

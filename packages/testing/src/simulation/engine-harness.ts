@@ -70,6 +70,7 @@ function engineTool(tool: ConformanceTool): ToolDefinition {
         description: tool.description,
         ...checked(tool.parameters),
         ...(tool.needsApproval === undefined ? {} : { needsApproval: tool.needsApproval }),
+        ...(tool.idempotent === undefined ? {} : { idempotent: tool.idempotent }),
         execute: (args, ctx) => tool.execute(args, ctx),
       };
   }

@@ -1,7 +1,8 @@
 /**
  * The invariants checked once a sequence is drained: every call the model made ran exactly as its
  * human decided (at most once without a crash or a lost lease in between, always with one
- * idempotency key), and a completed run leaves nothing waiting in the store.
+ * idempotency key), a tool that cannot run twice never did, no tool started under a lease that
+ * lapsed and was taken by another worker, and a completed run leaves nothing waiting in the store.
  */
 import type { SequenceContext } from './context';
 import { approves, leavesOf } from './tree';
@@ -28,6 +29,11 @@ export function checkLedger(sequence: SequenceContext): void {
     if (!known.has(execution.nonce))
       sequence.violation(`a call the model never made ran: ${execution.nonce}`);
   }
+  for (const start of sequence.ledger.lapsedStarts) {
+    sequence.violation(
+      `${start.nonce} started in process ${start.process} (op ${start.op}) after its lease lapsed and another worker took the run over`,
+    );
+  }
   if (!sequence.completed) return;
   for (const leaf of leaves) {
     sequence.sideEffects += 1;
@@ -40,6 +46,11 @@ export function checkLedger(sequence: SequenceContext): void {
       sequence.violation(`${leaf.nonce} was rejected and ran ${runs.length} time(s)`);
     if (wanted && runs.length === 0)
       sequence.violation(`${leaf.nonce} (${leaf.kind}) never ran in a completed run`);
+    if (sequence.payOnce && leaf.kind === 'pay' && runs.length > 1) {
+      sequence.violation(
+        `${leaf.nonce} cannot run twice (idempotent: false) and ran ${runs.length} times (ops ${runs.map((run) => run.op).join(', ')})`,
+      );
+    }
     const healthy = runs.filter((run) => !compromised.has(run.process));
     if (healthy.length > 1) {
       sequence.violation(

@@ -31,6 +31,8 @@ export interface SimulationSummary {
   sideEffects: number;
   /** Tool executions recorded. */
   executions: number;
+  /** Decisions made on calls in doubt. */
+  inDoubt: number;
   operations: number;
   byMode: Record<SequenceMode, number>;
   byDepth: Record<number, number>;
@@ -60,6 +62,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       toolError: 0,
       crash: 0,
       leaseLapse: 0,
+      lapseBetweenTools: 0,
       concurrentResume: 0,
       duplicateDelivery: 0,
       forged: 0,
@@ -67,6 +70,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     },
     sideEffects: 0,
     executions: 0,
+    inDoubt: 0,
     operations: 0,
     byMode: { direct: 0, stored: 0, durable: 0 },
     byDepth: {},
@@ -81,6 +85,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       for (const [kind, count] of Object.entries(report.faults)) summary.faults[kind as FaultKind] += count;
       summary.sideEffects += report.sideEffects;
       summary.executions += report.executions;
+      summary.inDoubt += report.inDoubt;
       summary.operations += report.ops;
       summary.byMode[report.mode] += 1;
       summary.byDepth[report.depth] = (summary.byDepth[report.depth] ?? 0) + 1;
@@ -108,7 +113,7 @@ export function formatSummary(summary: SimulationSummary, label = 'simulation'):
     `${label}: ${summary.sequences} sequences in ${(summary.ms / 1000).toFixed(1)} s, ${summary.failing} failing`,
     `  operations ${summary.operations}; modes ${JSON.stringify(summary.byMode)}; depths ${JSON.stringify(summary.byDepth)}; sealed ${summary.sealed}`,
     `  faults injected: ${faults}`,
-    `  side effects checked: ${summary.sideEffects} calls of completed runs; tool executions ${summary.executions}`,
+    `  side effects checked: ${summary.sideEffects} calls of completed runs; tool executions ${summary.executions}; calls in doubt decided ${summary.inDoubt}`,
   ].join('\n');
 }
 

@@ -99,14 +99,12 @@ export class StoredMode implements Mode {
       `${streams ? 'streamStored' : 'resumeStored'}(${id})`,
       proc,
       id,
-      async (inside) =>
-        streams
-          ? consume(
-              await streamStored(inside.store, streamingOf(inside.agent), id, decisions, {
-                owner: `p${inside.process.id}`,
-              }),
-            )
-          : resumeStored(inside.store, inside.agent, id, decisions, { owner: `p${inside.process.id}` }),
+      async (inside) => {
+        const options = { owner: `p${inside.process.id}`, onEvent: sequence.betweenTools(inside) };
+        return streams
+          ? consume(await streamStored(inside.store, streamingOf(inside.agent), id, decisions, options))
+          : resumeStored(inside.store, inside.agent, id, decisions, options);
+      },
       (other) => this.resumeOnce(other, id, 'resume'),
     );
     this.absorb(outcome, decided, lapsed);

@@ -106,6 +106,8 @@ export interface TreeEnvironment {
   faults: Faults;
   ledger: Ledger;
   process: Process;
+  /** `pay` declares `idempotent: false`: it must never run twice. */
+  payOnce?: boolean;
 }
 
 /** Build the planned tree's agents for one process, leaves first. */
@@ -182,7 +184,18 @@ function sideEffect(name: 'lookup' | 'pay' | 'confirm', env: TreeEnvironment): C
     description: DESCRIPTIONS[name],
     parameters: CALL_ARGS,
     needsApproval: name === 'pay',
+    ...(name === 'pay' && env.payOnce ? { idempotent: false } : {}),
     async execute(args: { n: string }, ctx) {
+      // A dead process starts nothing (its body hangs at its first point): only a live one counts.
+      if (process.op?.takenOver && !process.dead) {
+        faults.note(`  . ${name} ${args.n} started in process ${process.id} after its lease was taken over`);
+        ledger.lapsedStarts.push({
+          nonce: args.n,
+          key: ctx.idempotencyKey,
+          process: process.id,
+          op: process.op.index,
+        });
+      }
       // The tool runs again from its start once answered: the side effect comes after the question.
       if (name === 'confirm') ANSWER.parse(await ctx.requestInput({ n: args.n }));
       await faults.point(process, `${name} ${args.n}:before`, { lapse: true });

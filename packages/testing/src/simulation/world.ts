@@ -13,6 +13,7 @@ export type FaultKind =
   | 'toolError'
   | 'crash'
   | 'leaseLapse'
+  | 'lapseBetweenTools'
   | 'concurrentResume'
   | 'duplicateDelivery'
   | 'forged'
@@ -23,7 +24,10 @@ export interface FaultRates {
   modelError: number;
   toolError: number;
   crash: number;
+  /** Inside a tool's body: the tool already running when its worker froze. */
   leaseLapse: number;
+  /** After a tool's result is recorded, before the next start: another worker may take the run. */
+  lapseBetweenTools: number;
 }
 
 /**
@@ -72,6 +76,8 @@ export interface Execution {
  */
 export class Ledger {
   readonly executions: Execution[] = [];
+  /** Tool bodies that started in a process after another worker took its lapsed lease. */
+  readonly lapsedStarts: Execution[] = [];
   /** Side effects applied, by idempotency key: which call and how often it was asked for. */
   readonly effects = new Map<string, { nonce: string; applied: number; requests: number }>();
 
@@ -97,7 +103,20 @@ export interface Process {
   readonly crashed: Promise<void>;
   crash(): void;
   /** The op running in it (for the fault points), and whether a lease lapse struck it. */
-  op: { index: number; storedId?: string; lapsed?: boolean; onLapse?: () => Promise<unknown> } | undefined;
+  op: ProcessOp | undefined;
+}
+
+/** The operation a process runs. */
+export interface ProcessOp {
+  index: number;
+  /** The stored record it resumes under a claim: only then can its lease lapse. */
+  storedId?: string;
+  /** A lease lapse struck it. */
+  lapsed?: boolean;
+  /** Another worker claimed the record after the lapse: nothing may start in this op from then on. */
+  takenOver?: boolean;
+  /** What the lapse sets off (another worker's take-over); resolves once that worker claimed, or could not. */
+  onLapse?: () => Promise<unknown>;
 }
 
 let processes = 0;
@@ -137,6 +156,7 @@ export class Faults {
     toolError: 0,
     crash: 0,
     leaseLapse: 0,
+    lapseBetweenTools: 0,
     concurrentResume: 0,
     duplicateDelivery: 0,
     forged: 0,
@@ -178,16 +198,30 @@ export class Faults {
       process.crash();
       return hang();
     }
-    if (
-      options.lapse &&
-      op.storedId !== undefined &&
-      !op.lapsed &&
-      this.strikes('leaseLapse', op.index, where)
-    ) {
-      op.lapsed = true;
-      process.compromised = true;
-      await op.onLapse?.();
-    }
+    if (options.lapse) await this.lapse(process, op, 'leaseLapse', where);
+  }
+
+  /**
+   * Between two tools of a resume under a claim (one's result recorded, the next not started):
+   * the worker stalls past its lease there, and another worker may take the record over.
+   */
+  async between(process: Process, where: string): Promise<void> {
+    if (process.dead) return hang();
+    const op = process.op;
+    if (op) await this.lapse(process, op, 'lapseBetweenTools', where);
+  }
+
+  /** A lease lapse of `kind` may strike `op` (once per op): the process is compromised from then on. */
+  private async lapse(
+    process: Process,
+    op: ProcessOp,
+    kind: 'leaseLapse' | 'lapseBetweenTools',
+    where: string,
+  ): Promise<void> {
+    if (op.storedId === undefined || op.lapsed || !this.strikes(kind, op.index, where)) return;
+    op.lapsed = true;
+    process.compromised = true;
+    await op.onLapse?.();
   }
 }
 
