@@ -14,7 +14,7 @@ import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { type BaseCheckpointSaver, Command, MemorySaver } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { continuationFromThread, fromGraph } from '../src';
 import { approveAll, type GraphKind, nativeResume, threadApp } from './fixtures/thread-graphs';
 
@@ -26,7 +26,7 @@ interface SaverKind {
   open(): Promise<BaseCheckpointSaver>;
 }
 
-const opened: Array<{ end?: () => Promise<void>; deleteThread(id: string): Promise<void> }> = [];
+const opened: Array<{ end?: () => Promise<void> }> = [];
 const threads: string[] = [];
 const memory = new MemorySaver();
 const file = join(mkdtempSync(join(tmpdir(), 'lg-threads-')), 'threads.db');
@@ -52,10 +52,15 @@ const savers: SaverKind[] = [
   },
 ];
 
+// Each Postgres saver holds a pool: closed after its test, so the suite never holds many connections.
+afterEach(async () => {
+  for (const saver of opened.splice(0)) await saver.end?.();
+});
+
 afterAll(async () => {
-  const last = opened.at(-1);
-  for (const id of threads) await last?.deleteThread(id).catch(() => undefined);
-  for (const saver of opened) await saver.end?.();
+  const cleaner = PostgresSaver.fromConnString(PG_URL, { schema: 'ac_lg_threads' });
+  for (const id of threads) await cleaner.deleteThread(id).catch(() => undefined);
+  await cleaner.end();
 });
 
 function newThread(): string {
