@@ -9,8 +9,8 @@ import {
   type ToolContext,
   type ToolDefinition,
 } from '@agent-continuations/core';
-import { zodFunction } from 'openai/helpers/zod';
 import type { z } from 'zod';
+import { strictSchema } from './strict-schema';
 
 /** An engine tool, optionally sent to OpenAI with `strict: true` (Structured Outputs for arguments). */
 export type OpenAIToolDefinition<Args = any, Result = unknown> = ToolDefinition<Args, Result> & {
@@ -94,19 +94,15 @@ export function tool<S extends z.ZodType, Result>(options: {
   execute: (args: z.output<S>, ctx: ToolContext) => Result | Promise<Result>;
   /**
    * Send the tool with `strict: true`, its schema made by the SDK's own zod helper (`zodFunction`),
-   * so the model's arguments always match it. Strict mode needs every property required.
+   * so the model's arguments always match it. Strict mode needs every property required. The
+   * helper is loaded at the first strict tool, not with the adapter.
    */
   strict?: boolean;
 }): OpenAIToolDefinition<z.output<S>, Result> {
   const { strict, ...rest } = options;
   const definition = defineTool(rest);
   if (!strict) return definition;
-  const sdkTool = zodFunction({
-    name: options.name,
-    parameters: options.parameters as never,
-    ...(options.description === undefined ? {} : { description: options.description }),
-  });
-  return { ...definition, inputSchema: sdkTool.function.parameters as JsonSchema, strict: true };
+  return { ...definition, inputSchema: strictSchema(options), strict: true };
 }
 
 /**

@@ -1,0 +1,2 @@
+// Imported between a framework and its adapter by ./imports.ts: what it costs is work the framework left pending.
+export {};
