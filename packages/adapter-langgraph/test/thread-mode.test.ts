@@ -26,7 +26,7 @@ interface SaverKind {
   open(): Promise<BaseCheckpointSaver>;
 }
 
-const opened: Array<{ end?: () => Promise<void> }> = [];
+const opened: PostgresSaver[] = [];
 const threads: string[] = [];
 const memory = new MemorySaver();
 const file = join(mkdtempSync(join(tmpdir(), 'lg-threads-')), 'threads.db');
@@ -36,9 +36,7 @@ const savers: SaverKind[] = [
   {
     name: 'SqliteSaver',
     open: async () => {
-      const saver = SqliteSaver.fromConnString(file);
-      opened.push(saver);
-      return saver;
+      return SqliteSaver.fromConnString(file);
     },
   },
   {
@@ -54,7 +52,7 @@ const savers: SaverKind[] = [
 
 // Each Postgres saver holds a pool: closed after its test, so the suite never holds many connections.
 afterEach(async () => {
-  for (const saver of opened.splice(0)) await saver.end?.();
+  for (const saver of opened.splice(0)) await saver.end();
 });
 
 afterAll(async () => {
