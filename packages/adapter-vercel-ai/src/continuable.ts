@@ -255,13 +255,7 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
     result.catch(() => {});
     const events: AgentStream<Output> = {
       result,
-      async *[Symbol.asyncIterator]() {
-        const { inner } = await begun;
-        for await (const event of inner) {
-          if (event.type === 'result' && !event.path) yield { type: 'result', result: await result };
-          else yield event as AgentStreamEvent<Output>;
-        }
-      },
+      [Symbol.asyncIterator]: () => withFinishedResult(begun, result),
     };
     const context = begun.then(({ prepared }) => prepared.context);
     // The stream's iteration and `result` report a failure to begin; this one must not crash the process.
@@ -343,4 +337,46 @@ export function continuable<A extends { version: 'agent-v1' } | ContinuableSetti
     },
   };
   return agent as unknown as VercelContinuableAgent<Output, CallOptions>;
+}
+
+/**
+ * The events of a run's core stream, its own `result` event carrying the finished result (the
+ * parsed `output`). An iterator over the core's, not a generator: a generator would add its own
+ * turns to every event of every step.
+ */
+function withFinishedResult<Output>(
+  begun: Promise<{ inner: AgentStream<string> }>,
+  result: Promise<RunResult<Output>>,
+): AsyncIterator<AgentStreamEvent<Output>> {
+  let inner: AsyncIterator<AgentStreamEvent<string>> | undefined;
+  let ended = false;
+  return {
+    async next() {
+      if (ended) return { done: true, value: undefined };
+      try {
+        inner ??= (await begun).inner[Symbol.asyncIterator]();
+        const next = await inner.next();
+        if (next.done) {
+          ended = true;
+          return { done: true, value: undefined };
+        }
+        const event = next.value;
+        if (event.type === 'result' && !event.path) {
+          return { done: false, value: { type: 'result', result: await result } };
+        }
+        return { done: false, value: event as AgentStreamEvent<Output> };
+      } catch (error) {
+        // As a generator does: a failure ends the iteration.
+        ended = true;
+        throw error;
+      }
+    },
+    async return() {
+      if (!ended) {
+        ended = true;
+        await inner?.return?.();
+      }
+      return { done: true, value: undefined };
+    },
+  };
 }

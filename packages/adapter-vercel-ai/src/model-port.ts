@@ -31,6 +31,7 @@ import {
   STEP_RESPONSE_MESSAGES,
 } from './compat';
 import { type Accepted, inputSchemaOf, notingSchema } from './input-schemas';
+import { jsonCopy } from './json-copy';
 import { AI_SDK_KEY, toModelMessage, toNeutralMessage } from './messages';
 import { isUnmarkedRejection } from './rejection';
 import type { StepRecord } from './steps';
@@ -485,7 +486,7 @@ async function promptMessages(
   messages: readonly Message[],
   tools: Record<string, Tool>,
 ): Promise<ModelMessage[]> {
-  const converted = messages.map(promptMessage);
+  const converted = promptOf(messages);
   if (!Object.values(tools).some((tool) => tool.toModelOutput)) return converted;
   const inputs = new Map<string, unknown>();
   for (const message of messages) {
@@ -523,6 +524,30 @@ async function promptMessages(
  * transcript and never changes a message in it, and each step sends the whole transcript.
  */
 const promptForms = new WeakMap<Message, ModelMessage>();
+
+/** A transcript's SDK form so far, by the transcript: a step converts only the messages added since. */
+const transcriptForms = new WeakMap<readonly Message[], { sources: Message[]; converted: ModelMessage[] }>();
+
+function promptOf(messages: readonly Message[]): ModelMessage[] {
+  let known = transcriptForms.get(messages);
+  if (!known) {
+    known = { sources: [], converted: [] };
+    transcriptForms.set(messages, known);
+  }
+  const { sources, converted } = known;
+  let same = 0;
+  const shared = Math.min(sources.length, messages.length);
+  while (same < shared && sources[same] === messages[same]) same++;
+  sources.length = same;
+  converted.length = same;
+  for (let index = same; index < messages.length; index++) {
+    const message = messages[index]!;
+    sources.push(message);
+    converted.push(promptMessage(message));
+  }
+  // A copy: the user's `prepareStep` and the SDK may keep or change the array they are given.
+  return converted.slice();
+}
 
 function promptMessage(message: Message): ModelMessage {
   let converted = promptForms.get(message);
@@ -573,7 +598,7 @@ function toResponse(
     : undefined;
   // The call's own usage and finish reason, for the SDK-shaped steps (`stopWhen`, `onFinish`).
   const step: StepRecord = {
-    usage: JSON.parse(JSON.stringify(usage)) as StepRecord['usage'],
+    usage: jsonCopy(usage) as StepRecord['usage'],
     finishReason,
     ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
   };

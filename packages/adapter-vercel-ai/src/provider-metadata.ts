@@ -4,6 +4,7 @@
  * original form of binary data and of tool outputs). Also the data helpers of the conversion.
  */
 import type { JsonObject, JsonValue } from '@agent-continuations/core';
+import { jsonCopy } from './json-copy';
 
 /**
  * The `providerMetadata` key under which the adapter keeps what only the AI SDK knows.
@@ -93,5 +94,5 @@ function fromBase64(text: string): Uint8Array {
 /** A JSON copy: `undefined` members dropped, as `JSON.stringify` does. */
 export function toJson(value: unknown): JsonValue {
   if (value === undefined) return null;
-  return JSON.parse(JSON.stringify(value)) as JsonValue;
+  return jsonCopy(value) as JsonValue;
 }

@@ -165,9 +165,12 @@ export function continuableStream<Output>(
   context: Promise<ResultContext>,
 ): ContinuableStream<Output> {
   const replay = new Replay<AgentStreamEvent<Output>>(run);
-  const fields = run.result.then(async (result) => resultFields(result, await context));
-  fields.catch(() => {});
-  const field = <T>(name: string) => fields.then((all) => all[name] as T);
+  // Built when a member is first read: most readers only iterate, and the steps cost one per step.
+  let fields: Promise<Record<string, unknown>> | undefined;
+  const field = <T>(name: string) => {
+    fields ??= run.result.then(async (result) => resultFields(result, await context));
+    return fields.then((all) => all[name] as T);
+  };
   const events = (): AsyncIterable<AgentStreamEvent<Output>> => ({
     [Symbol.asyncIterator]: () => replay.iterator(),
   });

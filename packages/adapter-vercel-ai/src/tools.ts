@@ -175,6 +175,7 @@ async function toEngineTool(settings: AnySettings, name: string, sdkTool: Tool):
   };
   // A call an `ai@7` policy denied never runs: the model gets the policy's reason as an error.
   const refuseIfDenied = (ctx: ToolContext) => {
+    if (denied.size === 0) return;
     const key = `${ctx.runId}:${ctx.toolCallId}`;
     if (!denied.has(key)) return;
     const reason = denied.get(key);
