@@ -12,9 +12,9 @@ import {
   type PendingEntry,
 } from '@agent-continuations/core';
 import type { MemorySaver } from '@langchain/langgraph';
+import { z } from 'zod';
 import { MARK } from './keys';
 import { PrivateSaver } from './private-saver';
-import { zod } from './zod';
 
 /** How a pending action is answered in LangGraph terms. */
 export interface InterruptRef {
@@ -69,50 +69,39 @@ interface SavedCheckpoint {
   writes: Array<[string, string, string, JsonValue, string]>;
 }
 
-/** The schema of {@link GraphState}, built at its first use: zod is loaded only to read a state. */
-function graphStateSchema() {
-  schema ??= buildSchema();
-  return schema;
-}
-
-let schema: ReturnType<typeof buildSchema> | undefined;
-
-function buildSchema() {
-  const z = zod();
-  const json = z.custom<JsonValue>(() => true);
-  return z
-    .object({
-      v: z.literal(1),
-      nodes: z.array(z.string()),
-      thread: z.string().min(1).optional(),
-      messages: z.record(z.string(), json).optional(),
-      checkpoints: z.array(
-        z.object({
-          ns: z.string(),
-          id: z.string().min(1),
-          parent: z.string().optional(),
-          checkpoint: json,
-          metadata: json,
-          writes: z.array(z.tuple([z.string(), z.string(), z.string(), json, z.string()])),
-        }),
-      ),
-      interrupts: z.record(
-        z.string(),
-        z.object({
-          id: z.string().min(1),
-          source: z.enum(['ours', 'hitl', 'inbox', 'plain']),
-          index: z.number().int().nonnegative().optional(),
-          count: z.number().int().positive().optional(),
-          list: z.boolean().optional(),
-          action: z.string().optional(),
-          ignore: z.boolean().optional(),
-          allowed: z.array(z.enum(['approve', 'edit', 'reject', 'input'])).optional(),
-          description: z.string().optional(),
-        }),
-      ),
-    })
-    .strict();
-}
+const json = z.custom<JsonValue>(() => true);
+const graphStateSchema = z
+  .object({
+    v: z.literal(1),
+    nodes: z.array(z.string()),
+    thread: z.string().min(1).optional(),
+    messages: z.record(z.string(), json).optional(),
+    checkpoints: z.array(
+      z.object({
+        ns: z.string(),
+        id: z.string().min(1),
+        parent: z.string().optional(),
+        checkpoint: json,
+        metadata: json,
+        writes: z.array(z.tuple([z.string(), z.string(), z.string(), json, z.string()])),
+      }),
+    ),
+    interrupts: z.record(
+      z.string(),
+      z.object({
+        id: z.string().min(1),
+        source: z.enum(['ours', 'hitl', 'inbox', 'plain']),
+        index: z.number().int().nonnegative().optional(),
+        count: z.number().int().positive().optional(),
+        list: z.boolean().optional(),
+        action: z.string().optional(),
+        ignore: z.boolean().optional(),
+        allowed: z.array(z.enum(['approve', 'edit', 'reject', 'input'])).optional(),
+        description: z.string().optional(),
+      }),
+    ),
+  })
+  .strict();
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -333,11 +322,11 @@ export function importState(
   continuation?: Pick<Continuation, 'pending'>,
   saver: MemorySaver = new PrivateSaver(keepHistory),
 ): { saver: MemorySaver; state: GraphState } {
-  const parsed = graphStateSchema().safeParse(raw);
+  const parsed = graphStateSchema.safeParse(raw);
   if (!parsed.success) {
     throw new ContinuationError(
       'STATE_MISMATCH',
-      `The continuation's LangGraph state is malformed: ${zod().prettifyError(parsed.error)}`,
+      `The continuation's LangGraph state is malformed: ${z.prettifyError(parsed.error)}`,
     );
   }
   const state = parsed.data as GraphState;

@@ -19,7 +19,7 @@ import { ToolMessage } from '@langchain/core/messages';
 import { AsyncLocalStorageProviderSingleton } from '@langchain/core/singletons';
 import { type StructuredToolInterface, type ToolRunnableConfig, tool } from '@langchain/core/tools';
 import { interrupt } from '@langchain/langgraph';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type Children, recordChild, takeChild } from './children';
 import { withEditedTurn } from './edited-args';
 import { type OwnPayload, type OwnResume, toJson } from './interrupts';
@@ -33,7 +33,6 @@ import {
   RUN_ID_KEY,
 } from './keys';
 import type { Capture } from './tool-guard';
-import { zod } from './zod';
 
 /** Which calls need approval: all, the tools named, or a function of the call. */
 export type ApprovalPolicy =
@@ -161,7 +160,7 @@ export function humanTool(options: {
     },
     { name: options.name, description: options.description, schema: options.schema },
   );
-  Object.assign(made, { [RESPONSE]: options.response ?? zod().unknown() });
+  Object.assign(made, { [RESPONSE]: options.response ?? z.unknown() });
   return made as unknown as StructuredToolInterface;
 }
 
@@ -201,7 +200,7 @@ export function agentTool<Input, Output>(
   const schema =
     options.inputSchema ??
     options.schema ??
-    zod().object({ input: zod().string().describe('The task for the sub-agent') });
+    z.object({ input: z.string().describe('The task for the sub-agent') });
   const toInput = options.toInput ?? ((args: { input: Input }) => args.input);
   const name = options.name ?? agent.name;
   const made = tool(
