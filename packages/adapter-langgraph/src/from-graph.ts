@@ -333,7 +333,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     const saver = saverFor();
     // On the app's thread, the run goes on from the thread's newest checkpoint, as LangGraph's does.
     if (saver instanceof ThreadSaver)
-      await saver.load(threadId, waitingNamespaces(saver.target, threadId), keepHistory);
+      await saver.load(threadId, waitingNamespaces(saver.target, threadId));
     return runSegment(
       runner,
       handle,
@@ -384,7 +384,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       );
     }
     const saver = new ThreadSaver(source, keepHistory);
-    const newest = await saver.load(threadId, waitingNamespaces(source, threadId), keepHistory);
+    const newest = await saver.load(threadId, waitingNamespaces(source, threadId));
     if (newest === undefined) {
       throw new ContinuationError('NOT_FOUND', `The checkpointer holds no thread "${threadId}".`, {
         details: { threadId },

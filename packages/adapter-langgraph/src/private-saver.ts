@@ -17,7 +17,7 @@ export class PrivateSaver extends MemorySaver {
   /** Tuples read while {@link PrivateSaver.reading} runs, by thread, namespace and checkpoint id. */
   #read: Map<string, Promise<CheckpointTuple | undefined>> | undefined;
 
-  constructor(private readonly keepHistory = false) {
+  constructor(protected readonly keepHistory = false) {
     super();
   }
 
@@ -111,13 +111,12 @@ export class ThreadSaver extends PrivateSaver {
 
   /**
    * Copy the thread's newest checkpoints from the app's saver (the root namespace and each
-   * namespace a waiting subgraph is in; with `history`, their whole chains) into the private saver,
+   * namespace a waiting subgraph is in; for delta channels, their whole chains) into the private saver,
    * so a run goes on from the thread as LangGraph would. Returns the root's newest checkpoint id.
    */
   async load(
     threadId: string,
     namespaces: (root: CheckpointTuple) => Promise<string[]>,
-    history = false,
   ): Promise<string | undefined> {
     const root = await this.target.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
     if (!root) return undefined;
@@ -128,7 +127,7 @@ export class ThreadSaver extends PrivateSaver {
     }
     for (const newest of tuples) {
       const chain = [newest];
-      while (history && chain.at(-1)!.parentConfig) {
+      while (this.keepHistory && chain.at(-1)!.parentConfig) {
         const parent = await this.target.getTuple(chain.at(-1)!.parentConfig!);
         if (!parent) break;
         chain.push(parent);
