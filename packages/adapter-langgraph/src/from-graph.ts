@@ -332,8 +332,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     const threadId = threadOf(runOptions, state.runId);
     const saver = saverFor();
     // On the app's thread, the run goes on from the thread's newest checkpoint, as LangGraph's does.
-    if (saver instanceof ThreadSaver)
-      await saver.load(threadId, waitingNamespaces(saver.target, threadId));
+    if (saver instanceof ThreadSaver) await saver.load(threadId, waitingNamespaces(saver.target, threadId));
     return runSegment(
       runner,
       handle,
