@@ -3,7 +3,7 @@
  * a suspension the run's checkpoint log has moved past (a resume that died midway, whose run was
  * finished without the store) is offered nowhere: not in the inbox, not on its page, not by a link.
  */
-import { createApprovalLinks, listActions, recoverRun, resumeStored } from '@agent-continuations/core';
+import { createApprovalLinks, recoverRun, resumeStored } from '@agent-continuations/core';
 import { waitingDisagreements } from '@agent-continuations/testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -41,12 +41,7 @@ describe('the console in Chromium: link policies and suspensions the log moved p
   });
 
   it('item 3: under a policy that allows only reject, the approve link is refused on GET and POST and nothing runs; the reject link applies', async () => {
-    const app = await serve({
-      policies: (continuation) =>
-        Object.fromEntries(
-          listActions(continuation).map((action) => [action.id, { allowedDecisions: ['reject'] as const }]),
-        ),
-    });
+    const app = await serve({}, { allowedDecisions: ['reject'] });
     const run = await app.start('a', 'Policy');
     const [one] = run.actions as [string, string];
     const ann = await pageOf('ann@a');

@@ -17,6 +17,7 @@ import {
   defineTool,
   listActions,
   type Runtime,
+  type ToolPolicy,
 } from '@agent-continuations/core';
 import { createSqliteCheckpointLog, createSqliteStore } from '@agent-continuations/store-sqlite';
 import { firstUserText, lastToolResults, scriptedModel } from '@agent-continuations/testing';
@@ -34,12 +35,17 @@ export interface Crash {
 }
 
 /** Transfers: a run asks for two at once (the request names whose tenant it is), then answers. */
-export function paymentsAgent(sent: Array<{ to: string; amount: number }>, crash?: Crash) {
+export function paymentsAgent(
+  sent: Array<{ to: string; amount: number }>,
+  crash?: Crash,
+  policy?: ToolPolicy,
+) {
   const transfer = defineTool({
     name: 'transfer',
     description: 'Send money from the company account',
     parameters: z.object({ to: z.string().min(1), amount: z.number().int().positive() }),
     needsApproval: true,
+    ...(policy ? { policy } : {}),
     execute: async (args) => {
       if (crash?.armed) {
         crash.died?.();
@@ -89,13 +95,16 @@ export interface Served {
  * Serve a console under {@link BASE} on a free port, over a runtime with a SQLite store and log.
  * A person is `name@tenant` (the header); they see only their tenant's runs.
  */
-export async function serveConsole(extra: Partial<ConsoleOptions> = {}): Promise<Served> {
+export async function serveConsole(
+  extra: Partial<ConsoleOptions> = {},
+  policy?: ToolPolicy,
+): Promise<Served> {
   const dir = mkdtempSync(join(tmpdir(), 'ac-browser-safety-'));
   const file = join(dir, 'console.sqlite');
   const store = createSqliteStore({ path: file });
   const log = createSqliteCheckpointLog({ database: file });
   const sent: Array<{ to: string; amount: number }> = [];
-  const runtime = createRuntime({ agents: [paymentsAgent(sent)], store, log });
+  const runtime = createRuntime({ agents: [paymentsAgent(sent, undefined, policy)], store, log });
   let handler: ((request: Request) => Promise<Response>) | undefined;
   const server: Server = createServer(getRequestListener((request) => handler!(request)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

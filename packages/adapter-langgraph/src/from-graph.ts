@@ -10,6 +10,7 @@ import {
   type ContinuableAgent,
   type Continuation,
   ContinuationError,
+  checkAllowed,
   type Decision,
   type Decisions,
   type JsonObject,
@@ -29,7 +30,7 @@ import { type ChunkSink, type GraphStream, SINK, type StreamMode } from './drive
 import { type GraphState, importState, rootCheckpointId } from './graph-state';
 import { type InterruptResume, type OwnResume, ownResume, resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
-import { checkPolicies, refsOf } from './policies';
+import { upgradePolicies } from './policies';
 import { PrivateSaver, ThreadSaver } from './private-saver';
 import {
   type GraphHandle,
@@ -276,6 +277,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     maxSteps: options.maxSteps,
     onReject: options.onReject,
     seal: options.seal,
+    upgrade: upgradePolicies,
     // A call the model made needs a tool of that name here (other entries wait on nodes or subgraphs).
     canSettle: (entry, continuation) =>
       !toolCallsOf(continuation.messages.at(-1)).some((call) => call.toolCallId === entry.toolCallId) ||
@@ -429,7 +431,6 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     if (imported && saver instanceof ThreadSaver) await refuseMovedThread(saver, threadId, imported.state);
     const refs = imported?.state.interrupts ?? {};
     const { direct, children } = splitDecisions(continuation, decisions, refs);
-    checkPolicies(direct, refs);
     const rejected = shell.rejection(opened);
     if (rejected) return rejected;
     const { fromPredicate } = opened;
@@ -509,7 +510,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
       if (now.size === 0) break;
       for (const id of now.keys()) unanswered.delete(id);
       // The graph's policy is known only now that it asked: still before the call runs.
-      checkPolicies(now, state.interrupts);
+      for (const [id, decision] of now) checkAllowed(entries.get(id)!, decision);
       const values = resumeValues(now, state.interrupts, entries, options.interruptResume);
       const next: RunState = {
         ...context,
@@ -557,10 +558,8 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     resume: (raw, decisions, runOptions) => shell.sealed(resume(raw, decisions, runOptions)),
     stream,
     // A parent checks a child's decisions through this before anything runs.
-    checkDecisions: async (continuation, decisions, checkOptions: { allowChangedAgent?: boolean } = {}) => {
-      await shell.checkDecisions(continuation, decisions, checkOptions);
-      checkPolicies(Object.entries(decisions), refsOf(continuation));
-    },
+    checkDecisions: shell.checkDecisions,
+    upgrade: upgradePolicies,
     fingerprint: shell.fingerprint,
     fromThread: (threadId, threadOptions) => shell.sealed(fromThread(threadId, threadOptions)),
   };

@@ -1,11 +1,11 @@
 /**
  * A graph's own human-in-the-loop policy per action: the description and the allowed decisions
  * that langchain's human-in-the-loop middleware (`description`, `allowedDecisions`) or LangGraph's
- * `HumanInterrupt` (`description`, `config.allow_*`) gave it. Kept in the continuation's LangGraph
- * state and, since the format carries it, in the pending entries and actions themselves, where the
- * core checks it before anything runs.
+ * `HumanInterrupt` (`description`, `config.allow_*`) gave it. The format carries it in each pending
+ * entry, where the core checks it before anything runs; continuations written before it did keep
+ * it only in their LangGraph state, which {@link upgradePolicies} reads into the entries.
  */
-import { type Continuation, checkAllowed, type Decision } from '@agent-continuations/core';
+import { type Continuation, listActions } from '@agent-continuations/core';
 import type { DecisionKind, InterruptRef } from './graph-state';
 
 /** What a graph's policy says about one action. */
@@ -19,39 +19,51 @@ export interface ActionPolicy {
  * The graph's policy for each pending action of a continuation, by action id, at every depth
  * (actions without one are left out).
  *
+ * @deprecated Each action carries its policy: read `action.description` and
+ * `action.allowedDecisions` (the core refuses a decision they do not allow).
+ *
  * @example
  * ```ts
  * const policies = actionPolicies(result.continuation);
- * for (const action of result.actions) {
- *   const policy = policies[action.id];
- *   render(action, policy?.description, policy?.allowedDecisions ?? ['approve', 'edit', 'reject']);
- * }
  * ```
  */
-export function actionPolicies(continuation: Continuation, prefix = ''): Record<string, ActionPolicy> {
+export function actionPolicies(continuation: Continuation): Record<string, ActionPolicy> {
   const found: Record<string, ActionPolicy> = {};
-  for (const [id, ref] of Object.entries(refsOf(continuation))) {
-    const policy = policyOf(ref);
-    if (policy) found[prefix + id] = policy;
-  }
-  for (const entry of continuation.pending) {
-    if (entry.kind === 'agent')
-      Object.assign(found, actionPolicies(entry.child, `${prefix}${entry.toolCallId}/`));
+  for (const action of listActions(upgradePolicies(continuation))) {
+    const policy: ActionPolicy = {};
+    if (action.description !== undefined) policy.description = action.description;
+    if (action.allowedDecisions) policy.allowedDecisions = [...action.allowedDecisions];
+    if (Object.keys(policy).length > 0) found[action.id] = policy;
   }
   return found;
 }
 
 /**
- * Refuse, with the core's `DECISION_NOT_ALLOWED`, a decision the graph's policy does not allow for
- * its action, before anything runs. New continuations carry the policy in their pending entries,
- * where the core checks it; this reads the interrupt references of those written before, and of
- * a graph that asked only during this resume.
+ * A LangGraph continuation whose pending entries carry the policy its state's interrupts hold, at
+ * every LangGraph depth: what a continuation written before the format had the fields needs
+ * before it is checked or shown. The same object when no entry lacks what its interrupt says.
  */
-export function checkPolicies(
-  decisions: Iterable<readonly [string, Decision]>,
-  refs: Record<string, InterruptRef>,
-): void {
-  for (const [id, decision] of decisions) checkAllowed({ id, allowedDecisions: refs[id]?.allowed }, decision);
+export function upgradePolicies(continuation: Continuation): Continuation {
+  const refs = refsOf(continuation);
+  let changed = false;
+  const pending = continuation.pending.map((entry) => {
+    if (entry.kind === 'agent') {
+      const child = upgradePolicies(entry.child);
+      if (child === entry.child) return entry;
+      changed = true;
+      return { ...entry, child };
+    }
+    const ref = Object.hasOwn(refs, entry.toolCallId) ? refs[entry.toolCallId] : undefined;
+    const fill: ActionPolicy = {};
+    if (entry.description === undefined && typeof ref?.description === 'string')
+      fill.description = ref.description;
+    if (entry.allowedDecisions === undefined && Array.isArray(ref?.allowed) && ref.allowed.length > 0)
+      fill.allowedDecisions = [...new Set(ref.allowed)];
+    if (Object.keys(fill).length === 0) return entry;
+    changed = true;
+    return { ...entry, ...fill };
+  });
+  return changed ? { ...continuation, pending } : continuation;
 }
 
 /** The interrupt references a LangGraph continuation's state holds (none for other continuations). */
@@ -61,11 +73,4 @@ export function refsOf(continuation: Continuation): Record<string, InterruptRef>
   const refs = state?.interrupts;
   if (typeof refs !== 'object' || refs === null || Array.isArray(refs)) return {};
   return refs as Record<string, InterruptRef>;
-}
-
-function policyOf(ref: InterruptRef): ActionPolicy | undefined {
-  const policy: ActionPolicy = {};
-  if (typeof ref.description === 'string') policy.description = ref.description;
-  if (Array.isArray(ref.allowed)) policy.allowedDecisions = [...ref.allowed];
-  return Object.keys(policy).length > 0 ? policy : undefined;
 }

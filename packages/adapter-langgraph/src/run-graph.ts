@@ -53,7 +53,6 @@ import {
   RUN_ID_KEY,
 } from './keys';
 import { fromLangChainMessages, neutralMessages, toolResultPart } from './messages';
-import { actionPolicies } from './policies';
 import { PrivateSaver } from './private-saver';
 import { ModelCallCounter, PredicateControl } from './step-control';
 import { stepObserver } from './step-events';
@@ -407,13 +406,7 @@ async function suspended(
   options: RunOptions,
 ): Promise<GraphRunResult> {
   // The run's deadline policy dates this level's actions; sub-agents date their own.
-  const result = await segment.suspend(applyDeadlines(made, options.deadlines), options.onEvent);
-  // The graph's own policy (the middleware's description and allowed decisions) rides on each action.
-  const policies = actionPolicies(result.continuation);
-  const actions = result.actions.map((action) =>
-    policies[action.id] ? { ...action, ...policies[action.id] } : action,
-  );
-  return { ...result, actions };
+  return segment.suspend(applyDeadlines(made, options.deadlines), options.onEvent);
 }
 
 /** Tool-call id -> edited arguments, for this level's approvals with edited arguments so far. */

@@ -7,7 +7,14 @@
  * `interrupt()` inside a tool names the tool call; createReactAgent v1 with two interrupting calls
  * suspends instead of losing the run.
  */
-import { checkDecisions, isContinuationError, serializeContinuation } from '@agent-continuations/core';
+import {
+  checkDecisions,
+  createMemoryStore,
+  createRuntime,
+  isContinuationError,
+  type RuntimeAgent,
+  serializeContinuation,
+} from '@agent-continuations/core';
 import { rejectionMessage } from '@agent-continuations/core/adapter-kit';
 import { type Counts, lastToolResults, reportResults, type Script } from '@agent-continuations/testing';
 import type { RunnableConfig } from '@langchain/core/runnables';
@@ -208,24 +215,29 @@ describe('a plain interrupt()', () => {
   });
 });
 
+/** A `createAgent` graph whose refund tool the human-in-the-loop middleware holds under `policy`. */
+function refundsUnder(
+  counts: Counts,
+  policy: { allowedDecisions: ('approve' | 'edit' | 'reject')[]; description: string },
+) {
+  return (llm: ScriptedChatModel) =>
+    fromGraph(
+      createAgent({
+        model: llm,
+        tools: [refundTool(counts)],
+        middleware: [humanInTheLoopMiddleware({ interruptOn: { refund: policy } })],
+      }),
+      { name: 'refunds' },
+    );
+}
+
 describe("the human-in-the-loop middleware's policy", () => {
   it('description and allowedDecisions are kept; an edit it does not allow is refused before anything runs', async () => {
     const counts: Counts = {};
-    const build = (llm: ScriptedChatModel) =>
-      fromGraph(
-        createAgent({
-          model: llm,
-          tools: [refundTool(counts)],
-          middleware: [
-            humanInTheLoopMiddleware({
-              interruptOn: {
-                refund: { allowedDecisions: ['approve', 'reject'], description: 'Refunds need a manager' },
-              },
-            }),
-          ],
-        }),
-        { name: 'refunds' },
-      );
+    const build = refundsUnder(counts, {
+      allowedDecisions: ['approve', 'reject'],
+      description: 'Refunds need a manager',
+    });
     const first = await build(new ScriptedChatModel(refundScript)).run('refund o-1');
     if (first.status !== 'suspended') throw new Error('expected a suspension');
     const id = first.actions[0]!.id;
@@ -256,6 +268,46 @@ describe("the human-in-the-loop middleware's policy", () => {
     });
     expect(done.status).toBe('completed');
     expect(counts).toEqual({ refund: 1 });
+  });
+  it('a continuation written before entries carried the policy is upgraded: refused, listed and shown alike', async () => {
+    const counts: Counts = {};
+    const build = refundsUnder(counts, { allowedDecisions: ['reject'], description: 'Refunds are closed' });
+    const first = await build(new ScriptedChatModel(refundScript)).run('refund o-1');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    const id = first.actions[0]!.id;
+    // As an earlier release wrote it: the policy only in the LangGraph state's interrupt refs.
+    const old = JSON.parse(serializeContinuation(first.continuation));
+    for (const entry of old.pending) {
+      delete entry.description;
+      delete entry.allowedDecisions;
+    }
+    const agent = build(new ScriptedChatModel(refundScript));
+    expect(agent.upgrade?.(old).pending[0]).toMatchObject({
+      description: 'Refunds are closed',
+      allowedDecisions: ['reject'],
+    });
+    const error = await agent
+      .resume(JSON.stringify(old), { [id]: { type: 'approve' } })
+      .catch((e: unknown) => e);
+    expect(isContinuationError(error, 'DECISION_NOT_ALLOWED')).toBe(true);
+    expect(counts.refund ?? 0).toBe(0);
+
+    const runtime = createRuntime({ agents: [agent as unknown as RuntimeAgent], store: createMemoryStore() });
+    await runtime.store.save(old);
+    const view = await runtime.get(old.id);
+    expect(view?.actions[0]).toMatchObject({
+      id,
+      description: 'Refunds are closed',
+      allowedDecisions: ['reject'],
+    });
+    const inbox = await runtime.inbox();
+    expect(inbox.items[0]?.action).toMatchObject({ allowedDecisions: ['reject'] });
+    const refused = await runtime.resume(old.id, { [id]: { type: 'approve' } }).catch((e: unknown) => e);
+    expect(isContinuationError(refused, 'DECISION_NOT_ALLOWED')).toBe(true);
+    expect(counts.refund ?? 0).toBe(0);
+    const done = await runtime.resume(old.id, { [id]: { type: 'reject', reason: 'closed' } });
+    expect(done.status).toBe('completed');
+    expect(counts.refund ?? 0).toBe(0);
   });
 });
 

@@ -16,7 +16,6 @@ import { messagePage } from './views';
 
 export type {
   Access,
-  ActionPolicy,
   Console,
   ConsoleOptions,
   DecisionChoice,

@@ -4,7 +4,6 @@
  */
 export {
   type Access,
-  type ActionPolicy,
   type Console,
   type ConsoleOptions,
   createConsole,

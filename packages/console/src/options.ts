@@ -5,7 +5,6 @@
 import type {
   Action,
   ContinuableAgent,
-  Continuation,
   ContinuationStore,
   createApprovalLinks,
   Decisions,
@@ -49,12 +48,6 @@ export type Access =
       /** Set when the person ends the whole run: each of its actions is asked for as a `reject`. */
       cancel?: true;
     };
-
-/** What a graph or agent policy says about an action (e.g. LangGraph's `actionPolicies`). */
-export interface ActionPolicy {
-  description?: string;
-  allowedDecisions?: DecisionChoice[];
-}
 
 /** Options of {@link createConsole}. */
 export interface ConsoleOptions {
@@ -163,17 +156,6 @@ export interface ConsoleOptions {
    * ```
    */
   origins?: string[];
-  /**
-   * Per-action policies the framework keeps in the continuation (description, allowed decisions),
-   * honoured by the forms and checked again on submit; `action.allowedDecisions` is honoured too.
-   *
-   * @example
-   * ```ts
-   * import { actionPolicies } from '@agent-continuations/langgraph';
-   * createConsole({ policies: actionPolicies, ... });
-   * ```
-   */
-  policies?: (continuation: Continuation) => Record<string, ActionPolicy>;
   /**
    * Refuse approval links from requests `authorize` does not identify.
    *

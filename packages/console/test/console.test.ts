@@ -1,9 +1,9 @@
+import type { ToolPolicy } from '@agent-continuations/core';
 import { type ContinuationStore, createMemoryStore, type SuspendedResult } from '@agent-continuations/core';
 import { createPostgresStore } from '@agent-continuations/store-postgres';
 import { createRedisStore } from '@agent-continuations/store-redis';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ActionPolicy } from '../src/index';
 import {
   client,
   deskAgent,
@@ -673,16 +673,13 @@ describe('console options', () => {
   });
 
   /** A suspended salary change in a console whose policy for it is `policy`. */
-  async function underPolicy(policy: ActionPolicy) {
+  async function underPolicy(policy: ToolPolicy) {
     const store = createMemoryStore();
     const ledger: Ledger = { runs: [] };
-    const agents = hrAgents(ledger);
+    const agents = hrAgents(ledger, undefined, policy);
     const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
     await store.save(result.continuation);
-    const inbox = testConsole(store, {
-      agents: { hr: agents.hr },
-      policies: () => ({ [SALARY_ACTION]: policy }),
-    });
+    const inbox = testConsole(store, { agents: { hr: agents.hr } });
     return { store, ledger, result, inbox };
   }
 

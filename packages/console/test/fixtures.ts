@@ -10,6 +10,7 @@ import {
   humanTool,
   type JsonValue,
   type ModelRequest,
+  type ToolPolicy,
 } from '@agent-continuations/core';
 import { lastToolResults, scriptedModel } from '@agent-continuations/testing';
 import { z } from 'zod';
@@ -27,7 +28,11 @@ export interface Ledger {
 export const echo = (request: ModelRequest) =>
   `Result: ${JSON.stringify(lastToolResults(request.messages)[0]?.output)}`;
 
-export function hrAgents(ledger: Ledger, args: JsonValue = { employeeId: 'E-42', salary: 60_000 }) {
+export function hrAgents(
+  ledger: Ledger,
+  args: JsonValue = { employeeId: 'E-42', salary: 60_000 },
+  policy?: ToolPolicy,
+) {
   const benefitsModel = scriptedModel([
     { toolCalls: [{ name: 'update_salary', args, id: 'call_salary' }] },
     echo,
@@ -41,6 +46,7 @@ export function hrAgents(ledger: Ledger, args: JsonValue = { employeeId: 'E-42',
       note: z.string().optional(),
     }),
     needsApproval: true,
+    ...(policy ? { policy } : {}),
     execute: async ({ employeeId, salary }) => {
       if (ledger.gate) {
         ledger.gate.entered();

@@ -48,12 +48,12 @@ export function runPage(ctx: ConsoleContext): Hono {
 }
 
 /** Each pending action with what its form may offer: the allowed decisions, the inputs. */
-export function actionViews(ctx: ConsoleContext, continuation: Continuation): ActionView[] {
+export function actionViews(ctx: ConsoleContext, stored: Continuation): ActionView[] {
   const agents = ctx.agentNamed;
-  const policies = ctx.options.policies?.(continuation) ?? {};
+  // A continuation an earlier release of its adapter wrote gets its policy from its agent.
+  const continuation = agents(stored.agent.name)?.upgrade?.(stored) ?? stored;
   return listActions(continuation).map((action) => {
-    const policy = Object.hasOwn(policies, action.id) ? policies[action.id] : undefined;
-    const allowedByPolicy = action.allowedDecisions ?? policy?.allowedDecisions;
+    const allowedByPolicy = action.allowedDecisions;
     // A call in doubt is approved (run it again), answered (it ran: its result) or rejected.
     const fitting: DecisionChoice[] = action.inDoubt
       ? ['approve', 'input', 'reject']
@@ -74,8 +74,7 @@ export function actionViews(ctx: ConsoleContext, continuation: Continuation): Ac
     }
     const request = actionRequest(continuation, action);
     if (request) view.request = request;
-    const description =
-      action.description ?? policy?.description ?? actionDescription(agents, continuation, action);
+    const description = action.description ?? actionDescription(agents, continuation, action);
     if (description) view.description = description;
     return view;
   });

@@ -52,6 +52,12 @@ export interface AgentShellConfig {
    * needs a tool of the entry's name, and an `agent` entry a tool that runs a sub-agent.
    */
   canSettle?(entry: PendingEntry, continuation: Continuation): boolean;
+  /**
+   * Fill the format's fields of a continuation an earlier release of the adapter wrote, from its
+   * native state (see `ContinuableAgent.upgrade`); applied once the continuation is parsed and
+   * its seal verified, before drift and decisions are checked.
+   */
+  upgrade?(continuation: Continuation): Continuation;
 }
 
 /** A resume the shell has opened: the checked continuation, and the state to drive from it. */
@@ -190,12 +196,15 @@ export function createAgentShell(config: AgentShellConfig): AgentShell {
     }
   }
 
+  const upgrade = config.upgrade ?? ((continuation: Continuation) => continuation);
+
   async function check(
-    continuation: Continuation,
+    given: Continuation,
     decisions: Decisions,
     options: Pick<RunOptions, 'allowChangedAgent'> = {},
   ): Promise<void> {
     checkDecisionsShape(decisions);
+    const continuation = upgrade(given);
     await resumable(continuation, decisions, options);
     await checkDecisions(continuation, decisions, tools, options);
   }
@@ -236,11 +245,12 @@ export function createAgentShell(config: AgentShellConfig): AgentShell {
     },
     async open(input, decisions, options) {
       checkDecisionsShape(decisions);
-      const continuation = isChecked(input)
+      const parsed = isChecked(input)
         ? input
         : config.seal && !isTrusted(input)
           ? await openContinuation(input, config.seal)
           : parseContinuation(input);
+      const continuation = upgrade(parsed);
       // A parent resuming this child checked it with these decisions already, with its whole
       // tree; checking again at every level would cost the depth squared.
       if (!isCheckedWith(input, decisions)) await check(continuation, decisions, options);

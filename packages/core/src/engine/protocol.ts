@@ -257,4 +257,17 @@ export interface ContinuableAgent<Input = string | Message[], Output = string> {
     decisions: Decisions,
     options?: Pick<RunOptions, 'allowChangedAgent'>,
   ): Promise<void>;
+  /**
+   * The continuation with the format's fields filled from what an earlier release of this
+   * agent's adapter kept only in its native `state` (a LangGraph interrupt's description and
+   * allowed decisions, say), at every depth the adapter wrote; the same object when there is
+   * nothing to fill. The agent applies it itself when it resumes or checks; views (the runtime's
+   * `get` and `inbox`, the console) apply it before they list actions.
+   *
+   * @example
+   * ```ts
+   * const actions = listActions(agent.upgrade?.(stored.continuation) ?? stored.continuation);
+   * ```
+   */
+  upgrade?(continuation: Continuation): Continuation;
 }

@@ -206,6 +206,9 @@ export function createRuntime(config: RuntimeConfig): Runtime {
     }
     return found;
   };
+  /** What a view lists: the continuation with what its agent's earlier releases kept only natively. */
+  const current = (continuation: Continuation): Continuation =>
+    agents[continuation.agent.name]?.upgrade?.(continuation) ?? continuation;
   const agentOf = async (id: string): Promise<RuntimeAgent> => {
     const stored = await store.load(id);
     if (!stored) throw new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
@@ -282,7 +285,7 @@ export function createRuntime(config: RuntimeConfig): Runtime {
         const stored = await store.load(summary.id);
         if (stored?.status !== 'suspended') continue; // Claimed or settled since it was listed.
         if (await movedPast(stored)) continue; // Settled by the next recovery.
-        const { actions } = await suspendNotice(stored.continuation, notice);
+        const { actions } = await suspendNotice(current(stored.continuation), notice);
         for (const action of actions) {
           const { id: continuationId, runId, agentName, metadata, createdAt } = stored;
           items.push({ continuationId, runId, agent: agentName, metadata, createdAt, action });
@@ -293,7 +296,7 @@ export function createRuntime(config: RuntimeConfig): Runtime {
     async get(id) {
       const stored = await store.load(id);
       if (!stored) return undefined;
-      const { actions } = await suspendNotice(stored.continuation, notice);
+      const { actions } = await suspendNotice(current(stored.continuation), notice);
       const waiting = stored.status === 'suspended' && !(await movedPast(stored));
       return { ...stored, actions: waiting ? actions : [] };
     },
