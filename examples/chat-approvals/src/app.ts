@@ -7,13 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
-import {
-  createRuntime,
-  type Message,
-  type ModelRequest,
-  type RuntimeAgent,
-  textOf,
-} from '@agent-continuations/core';
+import { createRuntime, type Message, type ModelRequest, textOf } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import {
   type ScriptedOpenAIServer,
@@ -98,7 +92,7 @@ export async function startChatApp(options: ChatAppOptions): Promise<ChatApp> {
   );
   const store = createSqliteStore({ path: options.database });
   // The runtime reads neutral messages; chatAgent streams AI SDK ones (see the adapter's tests).
-  const runtime = createRuntime({ agents: [assistant as unknown as RuntimeAgent], store });
+  const runtime = createRuntime({ agents: [assistant], store });
   const route = chatRoute(runtime, { agent: assistant, context: () => ({ user: 'demo' }) });
   const server = createServer(async (req, res) => {
     let response: Response;

@@ -12,7 +12,6 @@ import {
   createMemoryStore,
   createRuntime,
   isContinuationError,
-  type RuntimeAgent,
   serializeContinuation,
 } from '@agent-continuations/core';
 import { rejectionMessage } from '@agent-continuations/core/adapter-kit';
@@ -292,7 +291,7 @@ describe("the human-in-the-loop middleware's policy", () => {
     expect(isContinuationError(error, 'DECISION_NOT_ALLOWED')).toBe(true);
     expect(counts.refund ?? 0).toBe(0);
 
-    const runtime = createRuntime({ agents: [agent as unknown as RuntimeAgent], store: createMemoryStore() });
+    const runtime = createRuntime({ agents: [agent], store: createMemoryStore() });
     await runtime.store.save(old);
     const view = await runtime.get(old.id);
     expect(view?.actions[0]).toMatchObject({
@@ -308,6 +307,32 @@ describe("the human-in-the-loop middleware's policy", () => {
     const done = await runtime.resume(old.id, { [id]: { type: 'reject', reason: 'closed' } });
     expect(done.status).toBe('completed');
     expect(counts.refund ?? 0).toBe(0);
+  });
+
+  it("the runtime streams a stored graph run's resume as the graph's own chunks, sealed", async () => {
+    const counts: Counts = {};
+    const agent = refundsUnder(counts, { allowedDecisions: ['approve', 'reject'], description: 'Refunds' })(
+      new ScriptedChatModel(refundScript),
+    );
+    const runtime = createRuntime({
+      agents: [agent],
+      store: createMemoryStore(),
+      seal: { secret: 'graph-seal' },
+    });
+    const first = await runtime.start('refunds', 'refund o-1');
+    if (first.status !== 'suspended') throw new Error('expected a suspension');
+    expect(first.continuation.seal).toBeDefined();
+    const id = first.actions[0]!.id;
+    const run = await runtime.stream<{ messages?: unknown[] }>(first.continuation.id, {
+      [id]: { type: 'approve' },
+    });
+    const chunks: { messages?: unknown[] }[] = [];
+    for await (const chunk of run) chunks.push(chunk);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks.at(-1)?.messages?.length).toBeGreaterThan(2);
+    const done = await run.result;
+    expect(done.status).toBe('completed');
+    expect(counts).toEqual({ refund: 1 });
   });
 });
 

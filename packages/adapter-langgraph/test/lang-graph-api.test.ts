@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime, type Runtime, type RuntimeAgent } from '@agent-continuations/core';
+import { createRuntime, type Runtime } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { lastToolResults, type Script, type ScriptedTurn } from '@agent-continuations/testing';
 import { tool } from '@langchain/core/tools';
@@ -116,7 +116,7 @@ async function setup(
             ],
           });
   const store = createSqliteStore({ path });
-  const runtime = createRuntime({ agents: [fromGraph(graph, { name: 'payments' }) as RuntimeAgent], store });
+  const runtime = createRuntime({ agents: [fromGraph(graph, { name: 'payments' })], store });
   const server: FetchServer = await serveFetch(
     langGraphApi(runtime, { agent: 'payments', interrupts, context: () => ({ user: 'ann' }) }),
   );

@@ -7,7 +7,6 @@ import {
   createRuntime,
   isContinuationError,
   parseContinuation,
-  type RuntimeAgent,
   serializeContinuation,
 } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
@@ -259,7 +258,7 @@ describe('thread mode, edges', () => {
     });
     const imported = await continuationFromThread(adopting, thread);
     const first = createRuntime({
-      agents: [adopting as unknown as RuntimeAgent],
+      agents: [adopting],
       store: createSqliteStore({ path: records }),
     });
     await first.store.save(imported.continuation);
@@ -268,7 +267,7 @@ describe('thread mode, edges', () => {
     // Another runtime over the same files: the person's approval resumes the thread once.
     const later = threadApp('hitl', SqliteSaver.fromConnString(database));
     const second = createRuntime({
-      agents: [fromGraph(later.graph, { name: 'ops' }) as unknown as RuntimeAgent],
+      agents: [fromGraph(later.graph, { name: 'ops' })],
       store: createSqliteStore({ path: records }),
     });
     const decisions = approveAll(

@@ -11,7 +11,6 @@ import {
   type Message,
   type ModelRequest,
   type Runtime,
-  type RuntimeAgent,
   textOf,
 } from '@agent-continuations/core';
 import {
@@ -116,7 +115,7 @@ async function app(
   const all = agents(ran, policies);
   const store: ContinuationStore = createMemoryStore();
   // The runtime's agent type reads a stream input of neutral messages; chatAgent streams AI SDK ones.
-  const runtime: Runtime = createRuntime({ agents: [all[name] as unknown as RuntimeAgent], store });
+  const runtime: Runtime = createRuntime({ agents: [all[name]], store });
   const route = await serveRoute(
     chatRoute(runtime, {
       agent: all[name],
@@ -317,7 +316,7 @@ describe('chatAgent in createAgentUIStreamResponse', () => {
       }),
       { name: 'bank' },
     );
-    const runtime = createRuntime({ agents: [bank as unknown as RuntimeAgent], store: createMemoryStore() });
+    const runtime = createRuntime({ agents: [bank], store: createMemoryStore() });
     const route = await serveRoute(async (request) => {
       const { id, messages } = await request.json();
       return createAgentUIStreamResponse({
@@ -434,7 +433,7 @@ describe('the chat saved as the AI SDK docs save it (onFinish)', () => {
     expect(calls).toEqual(['refused-1']);
     await route.close();
     const bank = agents([]).bank;
-    const runtime = createRuntime({ agents: [bank as unknown as RuntimeAgent], store: createMemoryStore() });
+    const runtime = createRuntime({ agents: [bank], store: createMemoryStore() });
     expect(() => chatRoute(runtime, { agent: bank, sendSources: true })).toThrow(/sendSources/);
   });
 });

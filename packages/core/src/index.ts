@@ -185,7 +185,7 @@ export {
   type RunView,
   type StartOptions,
 } from './runtime/runtime';
-export type { RuntimeAgent } from './runtime/seal';
+export type { RuntimeAgent, RuntimeStream } from './runtime/seal';
 export { createMemoryStore } from './stores/memory-store';
 export {
   type Claim,

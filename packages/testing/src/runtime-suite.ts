@@ -137,6 +137,18 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
     expect(runs).toEqual({ charge: 0, notify: 0 });
   });
 
+  it("a run's own save options win over the runtime's: its suspension expires when it says", async () => {
+    const { runtime, store } = await setUp({ save: { expiresAt: '2999-01-01T00:00:00.000Z' } });
+    const expiresAt = '2998-06-01T00:00:00.000Z';
+    const own = await runtime.start('durable', durablePlanInput({ steps: 2, approvals: [0] }), {
+      save: { expiresAt },
+    });
+    const shared = await startApproval(runtime);
+    if (own.status !== 'suspended') throw new Error(`expected a suspension, got ${own.status}`);
+    expect((await store.load(own.continuation.id))?.expiresAt).toBe(expiresAt);
+    expect((await store.load(shared.continuation.id))?.expiresAt).toBe('2999-01-01T00:00:00.000Z');
+  });
+
   it('the inbox pages with the store cursor', async () => {
     const { runtime } = await setUp();
     for (let i = 0; i < 3; i++) await startApproval(runtime);
@@ -325,11 +337,21 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
       void worker.start('durable', durablePlanInput({ steps: 2 }), { leaseMs: 150 });
       while (!dead) await new Promise((resolve) => setTimeout(resolve, 5));
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const recovered = await runtime.recover();
+      const events: string[] = [];
+      const recovered = await runtime.recover({ onEvent: (event) => void events.push(event.type) });
       expect(recovered.map((run) => run.result?.status)).toEqual(['completed']);
+      // The recovering call is told of the run's steps, as a start or a resume is.
+      expect(events).toContain('tool-result');
       // charge's result was recorded: it never runs again; notify's was not, so it ran again.
       expect(runs).toEqual({ charge: 1, notify: 2 });
       expect((await store.list({ status: 'suspended' })).items).toEqual([]);
+    });
+
+    it('recover of a run the log does not know is NOT_FOUND, naming the run', async () => {
+      const { runtime } = await setUp();
+      const error = await runtime.recover({ runId: 'no-such-run' }).catch((caught: unknown) => caught);
+      await expectCode(Promise.reject(error), 'NOT_FOUND');
+      expect((error as Error).message).toContain('"no-such-run"');
     });
   } else {
     it('recover needs a log', async () => {

@@ -1,4 +1,4 @@
-import { createRuntime, type RuntimeAgent } from '@agent-continuations/core';
+import { createRuntime } from '@agent-continuations/core';
 import { fromGraph, langGraphApi, requireApproval } from '@agent-continuations/langgraph';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { tool } from '@langchain/core/tools';
@@ -21,7 +21,7 @@ const refund = tool(
 const llm = new ChatOpenAI({ model: 'gpt-4.1-mini' });
 const graph = createReactAgent({ llm, tools: requireApproval([refund], true), version: 'v2' });
 const runtime = createRuntime({
-  agents: [fromGraph(graph, { name: 'payments' }) as RuntimeAgent],
+  agents: [fromGraph(graph, { name: 'payments' })],
   store: createSqliteStore({ path: 'continuations.db' }),
 });
 

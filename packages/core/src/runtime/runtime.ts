@@ -14,7 +14,7 @@ import {
   streamStored,
 } from '../durable/resume-stored';
 import type { RunOptions, RunResult } from '../engine/protocol';
-import type { AgentStream } from '../engine/stream';
+import type { AgentStreamEvent } from '../engine/stream';
 import { ContinuationError, isContinuationError } from '../errors';
 import type { Continuation } from '../format/format';
 import type { JsonObject } from '../format/json';
@@ -32,7 +32,7 @@ import { type SweepOptions, type SweepReport, sweepDeadlines } from '../people/s
 import type { ContinuationStore, ListFilter, SaveOptions, StoredContinuation } from '../stores/store';
 import type { SealConfig } from '../trust/seal';
 import { type CancelledRun, type CancelOptions, cancelStored } from './cancel';
-import { type RuntimeAgent, sealedAgent } from './seal';
+import { type RuntimeAgent, type RuntimeStream, sealedAgent } from './seal';
 import { streamLogged } from './stream';
 
 /** What {@link createRuntime} is given. */
@@ -70,6 +70,8 @@ export interface StartOptions extends Omit<RunOptions, 'deadlines'> {
   metadata?: JsonObject;
   /** With a log: how long the run's lease holds without a step (30 s by default). */
   leaseMs?: number;
+  /** How this run's suspensions are saved, instead of the runtime's `save` (e.g. its own `expiresAt`). */
+  save?: SaveOptions;
 }
 
 /** Options of {@link Runtime.resume} and {@link Runtime.stream}. */
@@ -94,7 +96,10 @@ export interface InboxItem {
 
 /** Options of {@link Runtime.recover}. */
 export interface RuntimeRecoverOptions
-  extends Pick<RecoverOptions, 'limit' | 'maxAttempts' | 'leaseMs' | 'suspendWhen'> {
+  extends Pick<
+    RecoverOptions,
+    'limit' | 'maxAttempts' | 'leaseMs' | 'suspendWhen' | 'signal' | 'onEvent' | 'allowChangedAgent'
+  > {
   /** Take over this one run instead of looking for all whose worker died. */
   runId?: string;
 }
@@ -127,8 +132,16 @@ export interface Runtime {
    * id fails with `CLAIM_CONFLICT` and runs nothing.
    */
   resume(id: string, decisions?: StoredDecisions, options?: ResumeOptions): Promise<RunResult<unknown>>;
-  /** {@link Runtime.resume}, streamed: the stream's `result` settles once the record is settled. */
-  stream(id: string, decisions?: StoredDecisions, options?: ResumeOptions): Promise<AgentStream<unknown>>;
+  /**
+   * {@link Runtime.resume}, streamed: the stream's `result` settles once the record is settled. It
+   * yields the agent's own events: `Event` names them (the core's `AgentStreamEvent`s by default;
+   * a LangGraph agent's are its graph's chunks).
+   */
+  stream<Event = AgentStreamEvent<unknown>>(
+    id: string,
+    decisions?: StoredDecisions,
+    options?: ResumeOptions,
+  ): Promise<RuntimeStream<Event>>;
   /** Pending actions across suspended runs, oldest first; `filter` is the store's, with its cursor. */
   inbox(filter?: Omit<ListFilter, 'status'>): Promise<InboxPage>;
   /** One stored run and its pending actions; `undefined` when the store has no such id. */
@@ -229,11 +242,13 @@ export function createRuntime(config: RuntimeConfig): Runtime {
     agent,
     async start(name, input, options = {}) {
       const running = agent(name);
+      const { save: ownSave, ...runOptions } = options;
+      const saveAs = ownSave ?? config.save;
       if (log) {
         const result = await runDurably(running, log, input, {
-          ...options,
+          ...runOptions,
           ...policy,
-          ...save,
+          ...(saveAs ? { save: saveAs } : {}),
           owner,
           store,
         });
@@ -242,16 +257,16 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       }
       let result: RunResult<unknown>;
       try {
-        result = await running.run(input, { ...options, ...policy });
+        result = await running.run(input, { ...runOptions, ...policy });
       } catch (error) {
         // The run's last good state (a model failure): saved, so a resume retries from there.
         const last = isContinuationError(error)
           ? (error as { continuation?: Continuation }).continuation
           : undefined;
-        if (last) await store.save(last, config.save);
+        if (last) await store.save(last, saveAs);
         throw error;
       }
-      if (result.status === 'suspended') await store.save(result.continuation, config.save);
+      if (result.status === 'suspended') await store.save(result.continuation, saveAs);
       await notifySuspended(result, notice);
       return result;
     },
@@ -261,22 +276,22 @@ export function createRuntime(config: RuntimeConfig): Runtime {
         ...(log ? { log } : {}),
       });
     },
-    async stream(id, decisions = {}, options = {}) {
+    async stream<Event>(id: string, decisions: StoredDecisions = {}, options: ResumeOptions = {}) {
       const running = await agentOf(id);
-      if (log) return streamLogged(store, running, log, id, decisions, resumeOptions(options));
+      // The events are the agent's own, as its adapter streams them; the caller names their type.
+      if (log) {
+        const run = await streamLogged(store, running, log, id, decisions, resumeOptions(options));
+        return run as RuntimeStream<Event>;
+      }
       if (!running.stream) {
         throw new ContinuationError(
           'INVALID_OPERATION',
           `Agent "${running.name}" cannot stream: it has no stream().`,
         );
       }
-      return streamStored(
-        store,
-        running as Parameters<typeof streamStored>[1],
-        id,
-        decisions,
-        resumeOptions(options),
-      );
+      const streaming = running as Parameters<typeof streamStored>[1];
+      const run = await streamStored(store, streaming, id, decisions, resumeOptions(options));
+      return run as RuntimeStream<Event>;
     },
     async inbox(filter = {}) {
       const page = await store.list({ ...filter, status: 'suspended' });
@@ -311,7 +326,8 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       const durable = { ...rest, ...policy, ...save, owner, store };
       if (runId !== undefined) {
         const record = await log.status(runId);
-        const running = agent(record?.agentName ?? '');
+        if (!record) throw new ContinuationError('NOT_FOUND', `No run "${runId}" in the checkpoint log.`);
+        const running = agent(record.agentName);
         const result = await recoverRun(running, log, runId, durable);
         await notifySuspended(result, notice);
         return [{ runId, result }];

@@ -6,20 +6,36 @@
  */
 
 import type { ContinuableAgent, Decisions, RunEvent, RunOptions, RunResult } from '../engine/protocol';
-import type { AgentStream, AgentStreamEvent } from '../engine/stream';
+import type { AgentStreamEvent } from '../engine/stream';
 import { isContinuationError } from '../errors';
 import { parseContinuation } from '../format/codec';
 import type { Continuation } from '../format/format';
-import type { Message } from '../format/messages';
 import { type SealConfig, sealContinuation, verifySeal } from '../trust/seal';
 import { isTrusted } from '../trust/trust';
 
-/** An agent as the runtime holds it: the protocol, and a stream when the agent has one. */
+/**
+ * A streamed run as an agent returns it: the agent's own events (the core's `AgentStreamEvent`s
+ * from the core, AI SDK and OpenAI adapters; LangGraph's chunks from a graph), and its result.
+ */
+export interface RuntimeStream<Event = AgentStreamEvent<unknown>> extends AsyncIterable<Event> {
+  readonly result: Promise<RunResult<unknown>>;
+}
+
+/**
+ * An agent as the runtime holds it: the protocol, and a stream when the agent has one. Every
+ * adapter's agent is one as it is (the runtime streams resumes only, so `stream` is asked for no
+ * more than a text or a continuation with its decisions).
+ *
+ * @example
+ * ```ts
+ * const runtime = createRuntime({ agents: [fromGraph(graph, { name: 'ops' }), continuable(agent)], store });
+ * ```
+ */
 export type RuntimeAgent = ContinuableAgent<any, unknown> & {
   stream?(
-    input: string | Message[] | { continuation: Continuation; decisions?: Decisions },
+    input: string | { continuation: Continuation; decisions?: Decisions },
     options?: RunOptions,
-  ): AgentStream<unknown>;
+  ): RuntimeStream<unknown>;
 };
 
 /** `agent`, sealing what it emits and verifying what it resumes with `seal`. */
@@ -79,13 +95,17 @@ export function sealedAgent<A extends RuntimeAgent>(agent: A, seal: SealConfig):
       result.catch(() => {});
       return {
         result,
-        async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent<unknown>> {
-          for await (const event of await started) {
-            yield event.type === 'result' ? { ...event, result: await seals.result(event.result) } : event;
-          }
+        async *[Symbol.asyncIterator](): AsyncIterator<unknown> {
+          for await (const event of await started)
+            yield isResultEvent(event) ? { ...event, result: await seals.result(event.result) } : event;
         },
       };
     };
   }
   return wrapped as A;
+}
+
+/** The core's closing `result` event (a framework's native chunk is passed on as it is). */
+function isResultEvent(event: unknown): event is Extract<AgentStreamEvent<unknown>, { type: 'result' }> {
+  return typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'result';
 }

@@ -4,11 +4,10 @@
  */
 import type { CheckpointLog } from '../durable/checkpoint';
 import { type ResumeStoredOptions, resumeStored, type StoredDecisions } from '../durable/resume-stored';
-import type { AgentStream } from '../engine/stream';
 import { ContinuationError } from '../errors';
 import { parseContinuation } from '../format/codec';
 import type { ContinuationStore } from '../stores/store';
-import type { RuntimeAgent } from './seal';
+import type { RuntimeAgent, RuntimeStream } from './seal';
 
 /**
  * Resume `id` as `resumeStored` does with `log`, running the agent's `stream` for the resume: the
@@ -23,7 +22,7 @@ export async function streamLogged(
   id: string,
   decisions: StoredDecisions,
   options: ResumeStoredOptions,
-): Promise<AgentStream<unknown>> {
+): Promise<RuntimeStream<unknown>> {
   const stream = agent.stream?.bind(agent);
   if (!stream) {
     throw new ContinuationError(
@@ -31,8 +30,8 @@ export async function streamLogged(
       `Agent "${agent.name}" cannot stream: it has no stream().`,
     );
   }
-  let handOut: (run: AgentStream<unknown>) => void = () => {};
-  const first = new Promise<AgentStream<unknown>>((resolve) => {
+  let handOut: (run: RuntimeStream<unknown>) => void = () => {};
+  const first = new Promise<RuntimeStream<unknown>>((resolve) => {
     handOut = resolve;
   });
   const viaStream: RuntimeAgent = {
