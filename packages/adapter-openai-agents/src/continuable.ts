@@ -16,6 +16,7 @@ import {
 } from '@agent-continuations/core';
 import { toPredicates } from '@agent-continuations/core/adapter-kit';
 import type { Agent, FunctionTool, ModelProvider } from '@openai/agents';
+import { agentGuardrails, guardrailErrorOf } from './guardrails';
 import { handoffTools } from './handoffs';
 import { agentModelPort } from './model-port';
 import { registerSubAgent, toEngineTools } from './tools';
@@ -97,7 +98,33 @@ export function continuable(
   agent: Agent<any, any>,
   options: ContinuableOptions = {},
 ): OpenAIAgentsContinuable {
-  return wrapAgent(agent, options, new Map());
+  const wrapped = wrapAgent(agent, options, new Map());
+  // Inside, a guardrail's tripwire is a model call's failure, which ends the run at any depth;
+  // the caller gets the SDK's own error, as from its Runner.
+  const thrown = (error: unknown) => {
+    throw guardrailErrorOf(error);
+  };
+  return {
+    ...wrapped,
+    run: (input, runOptions) => wrapped.run(input, runOptions).catch(thrown),
+    resume: (continuation, decisions, runOptions) =>
+      wrapped.resume(continuation, decisions, runOptions).catch(thrown),
+    stream: (input, runOptions) => {
+      const run = wrapped.stream(input, runOptions);
+      const result = run.result.catch(thrown);
+      result.catch(() => {});
+      return {
+        result,
+        async *[Symbol.asyncIterator]() {
+          try {
+            yield* run;
+          } catch (error) {
+            thrown(error);
+          }
+        },
+      };
+    },
+  };
 }
 
 /** Wrap `agent`, and (through `graph`, once each) the agents it hands off to. */
@@ -130,6 +157,7 @@ function wrapAgent(
     model: agentModelPort(agent, {
       strictTools: strict,
       handoffs: handedOff.handoffs,
+      guardrails: agentGuardrails(agent, options.context),
       ...(options.modelProvider ? { modelProvider: options.modelProvider } : {}),
     }),
     tools: [...tools, ...handedOff.tools],
@@ -182,8 +210,6 @@ function checkAgent(agent: Agent<any, any>): void {
   }
   const said = (setting: string, instead: string) =>
     refuse(`Agent "${agent.name}" cannot honour ${setting}: ${instead}.`);
-  if (agent.inputGuardrails.length > 0 || agent.outputGuardrails.length > 0)
-    said('guardrails', 'the engine does not run them; check the input before run() and the output after it');
   if (typeof agent.instructions === 'function')
     said(
       'instructions given as a function',

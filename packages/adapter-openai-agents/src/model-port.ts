@@ -8,6 +8,7 @@
 import type {
   ModelPort,
   ModelRequest,
+  ModelResponse,
   ModelStreamEvent,
   ToolCallPart,
   Usage,
@@ -23,6 +24,7 @@ import {
   type ModelRequest as SdkModelRequest,
   type ModelResponse as SdkModelResponse,
 } from '@openai/agents';
+import type { AgentGuardrails } from './guardrails';
 import { handedOffAnswer } from './handoffs';
 import { fromAgentOutput, toAgentItems } from './messages';
 
@@ -34,6 +36,8 @@ export interface PortOptions {
   strictTools: ReadonlySet<string>;
   /** The agent's handoffs by tool name: sent as the SDK sends handoffs, and answered by their target. */
   handoffs?: ReadonlyMap<string, Handoff<any, any>>;
+  /** The agent's input and output guardrails, run around its model calls as the SDK's `Runner` runs them. */
+  guardrails?: AgentGuardrails;
 }
 
 /**
@@ -87,14 +91,40 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
     ...(req.signal ? { signal: req.signal } : {}),
   });
 
+  const guardrails = options.guardrails;
+  /** The final answer's output guardrails (a handoff's answer was the target's, and guarded there). */
+  const guardOutput = async (response: ModelResponse, sdk: SdkModelResponse) => {
+    if (!guardrails || response.finishReason === 'tool-calls') return;
+    await guardrails.checkOutput(textOf(response), sdk);
+  };
+
   return {
     async generate(req) {
       const answer = handedOffAnswer(req.messages, names);
       if (answer !== undefined) return answered(answer);
+      const guarded = guardrails?.guardsInput(req.messages) ?? false;
+      if (guarded) await guardrails!.checkInput(req.messages, true);
+      // Input guardrails that run beside the call: a tripwire discards its answer, and one that
+      // tripped while the call was being prepared stops it from going out.
+      let tripped: { error: unknown } | undefined;
+      const beside = guarded
+        ? guardrails!.checkInput(req.messages, false).catch((error: unknown) => {
+            tripped = { error };
+            throw error;
+          })
+        : undefined;
+      beside?.catch(() => {});
       const sdkModel = await model();
+      if (tripped) throw tripped.error;
       // The SDK's models record their calls in the current trace, as under its Runner.
-      const response = await getOrCreateTrace(() => sdkModel.getResponse(request(req)), { name: agent.name });
-      return toModelResponse(response);
+      const call = getOrCreateTrace(() => sdkModel.getResponse(request(req)), { name: agent.name });
+      const [made, checked] = await Promise.allSettled([call, beside]);
+      if (checked.status === 'rejected') throw checked.reason;
+      if (made.status === 'rejected') throw made.reason;
+      const sdk = made.value;
+      const response = toModelResponse(sdk);
+      await guardOutput(response, sdk);
+      return response;
     },
     stream(req): AsyncIterable<ModelStreamEvent> {
       // The whole stream is read inside the trace, as the SDK's Runner reads it.
@@ -105,15 +135,22 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
           push({ type: 'finish', response: answered(answer) });
           return;
         }
+        // A streamed call checks the whole input first: nothing streams past a tripwire.
+        if (guardrails?.guardsInput(req.messages)) {
+          await guardrails.checkInput(req.messages, true);
+          await guardrails.checkInput(req.messages, false);
+        }
         await getOrCreateTrace(
           async () => {
             const sdkModel = await model();
             for await (const event of sdkModel.getStreamedResponse(request(req))) {
               if (event.type === 'output_text_delta') push({ type: 'text-delta', delta: event.delta });
               else if (event.type === 'response_done') {
-                const response = toModelResponse(event.response as unknown as SdkModelResponse);
+                const sdk = event.response as unknown as SdkModelResponse;
+                const response = toModelResponse(sdk);
                 for (const part of response.message.content as ToolCallPart[])
                   if (part.type === 'tool-call') push({ type: 'tool-call', toolCall: part });
+                await guardOutput(response, sdk);
                 push({ type: 'finish', response });
                 return;
               }
@@ -125,6 +162,13 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
       });
     },
   };
+}
+
+/** The text of an answer. */
+function textOf(response: ModelResponse): string {
+  const { content } = response.message;
+  if (typeof content === 'string') return content;
+  return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 /** The run's answer after a handoff: the target's, with no model call. */

@@ -132,18 +132,6 @@ describe('refused at wrap time', () => {
   const base = () => new Agent({ name: 'desk', instructions: 'Help.' });
   const refusals: [string, () => unknown, RegExp][] = [
     [
-      'input guardrails',
-      () =>
-        continuable(
-          base().clone({
-            inputGuardrails: [
-              { name: 'g', execute: async () => ({ tripwireTriggered: false, outputInfo: {} }) },
-            ],
-          }),
-        ),
-      /guardrails/,
-    ],
-    [
       'instructions as a function',
       () => continuable(base().clone({ instructions: () => 'Help.' })),
       /function/,
