@@ -23,6 +23,7 @@ import {
   type Decisions,
   type RunResult,
   type Runtime,
+  type RuntimeAgent,
   serializeContinuation,
 } from '@agent-continuations/core';
 import { createSqliteStore, type SqliteStore } from '@agent-continuations/store-sqlite';
@@ -52,7 +53,9 @@ async function withRuntime<T>(
 ) {
   const server = await startScriptedOpenAIServer({ scripts });
   try {
-    return await work(createRuntime({ agents: [buildOpsAgent(server.baseURL, ledger)], store, owner }));
+    // The runtime's agent type names the core's stream events; a graph's stream is typed wider.
+    const agent = buildOpsAgent(server.baseURL, ledger) as RuntimeAgent;
+    return await work(createRuntime({ agents: [agent], store, owner }));
   } finally {
     await server.close();
   }
