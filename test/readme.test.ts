@@ -16,7 +16,7 @@ const expected: Record<string, string[]> = {
     'completed Refunded 49 EUR. 1',
     'true',
     'completed 1 CLAIM_CONFLICT',
-    'true\ncompleted 1 deadline,ann',
+    "[ 'https://ops.example.com', 'https://ops.example.com' ]\n[ 'https://ops.example.com' ]\ntrue\ncompleted 1 deadline,ann",
     'approve,reject\ntrue\ncompleted',
     '',
   ],

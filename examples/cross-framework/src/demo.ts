@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Decisions, listActions, resumeStored, serializeContinuation } from '@agent-continuations/core';
+import { createRuntime, type Decisions, serializeContinuation } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { supportDesk } from './desk';
 import { endpoint } from './models';
@@ -35,15 +35,18 @@ async function intake(): Promise<void> {
   const at = await endpoint();
   try {
     const agent = triageWithAiSdk(desk, at);
-    const result = await agent.run('Ticket T-42: my order O-1001 arrived broken. I want my 49 EUR back.', {
-      metadata: { ticket: 'T-42', queue: 'refunds' },
-    });
+    const runtime = createRuntime({ agents: [agent], store, owner: `ai-sdk-worker-${process.pid}` });
+    // A suspension is saved in the store by the runtime.
+    const result = await runtime.start(
+      AGENT_NAME,
+      'Ticket T-42: my order O-1001 arrived broken. I want my 49 EUR back.',
+      { metadata: { ticket: 'T-42', queue: 'refunds' } },
+    );
     if (result.status === 'completed') {
       // Only a real model may choose to answer without a refund.
       return say(`the AI SDK agent finished without a refund: ${result.output}`);
     }
     if (result.status !== 'suspended') throw new Error(`expected the run to wait, it is ${result.status}`);
-    await store.save(result.continuation);
     const bytes = serializeContinuation(result.continuation).length;
     say(
       `AI SDK worker: suspended with ${result.actions.length} action(s) waiting; continuation ${result.continuation.id} saved in the SQLite store (${bytes} bytes). Exiting.`,
@@ -56,25 +59,25 @@ async function intake(): Promise<void> {
 
 async function finish(): Promise<void> {
   const { store, desk } = open('langgraph');
+  const at = await endpoint();
   try {
-    const [waiting] = (
-      await store.list({ status: 'suspended', agentName: AGENT_NAME, metadata: { ticket: 'T-42' } })
-    ).items;
+    // The same agent name, built on LangGraph: the runtime resumes the run with it. (The runtime's
+    // agent type names the core's stream events; a graph's stream is typed wider.)
+    const agent = triageWithLangGraph(desk, at);
+    const runtime = createRuntime({ agents: [agent], store, owner: `langgraph-worker-${process.pid}` });
+    const [item] = (await runtime.inbox({ agentName: AGENT_NAME, metadata: { ticket: 'T-42' } })).items;
+    const waiting = item && (await runtime.get(item.continuationId));
     if (!waiting) return say('nothing waits for approval.');
-    const { continuation } = (await store.load(waiting.id))!;
-    say(`LangGraph worker: picked up a continuation made by "${continuation.agent.framework}".`);
+    say(`LangGraph worker: picked up a continuation made by "${waiting.continuation.agent.framework}".`);
     const decisions: Decisions = {};
-    for (const action of listActions(continuation)) {
+    for (const action of waiting.actions) {
       say(
         `pending ${action.kind}: ${action.agent}.${action.toolName} ${JSON.stringify(action.args)}  (id ${action.id})`,
       );
       decisions[action.id] = { type: 'approve', by: 'lead@support.example' };
     }
-    const at = await endpoint();
     // The claim makes sure the run is finished once, even if two workers pick it up at once.
-    const result = await resumeStored(store, triageWithLangGraph(desk, at), waiting.id, decisions, {
-      owner: `langgraph-worker-${process.pid}`,
-    }).finally(() => at.close());
+    const result = await runtime.resume(waiting.id, decisions);
     if (result.status !== 'completed')
       throw new Error(`expected the run to complete, it is ${result.status}`);
     say('approved and finished by the LangGraph agent.');
@@ -83,6 +86,7 @@ async function finish(): Promise<void> {
       console.log(`executed ${run.tool} in the ${run.framework} worker (process ${run.pid})`);
     console.log(`refunds issued: ${desk.refunds().length}`);
   } finally {
+    await at.close();
     await store.close();
   }
 }

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Decisions, listActions, resumeStored, serializeContinuation } from '@agent-continuations/core';
+import { createRuntime, type Decisions, serializeContinuation } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { buildHrAgent } from './agents';
 import { demoClient } from './client';
@@ -20,19 +20,26 @@ import { sqliteLedger } from './ledger';
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.HR_DEMO_DIR ?? join(here, '..', '.data');
 
-/** The continuation store and the payroll ledger share one SQLite file. */
-function open() {
+/** The runtime over the continuation store; the store and the payroll ledger share one SQLite file. */
+async function open(owner: string) {
   mkdirSync(dataDir, { recursive: true });
   const store = createSqliteStore({ path: join(dataDir, 'hr.sqlite') });
-  return { store, ledger: sqliteLedger(store.database) };
+  const ledger = sqliteLedger(store.database);
+  const models = await demoClient();
+  const runtime = createRuntime({ agents: [buildHrAgent(ledger, models)], store, owner });
+  const close = async () => {
+    await models.close();
+    await store.close();
+  };
+  return { runtime, ledger, close };
 }
 
 async function start(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
-  const { store, ledger } = open();
-  const models = await demoClient();
+  const { runtime, close } = await open(`requester-${process.pid}`);
   try {
-    const result = await buildHrAgent(ledger, models).run('Please give Ada a 3000 raise.', {
+    // A suspension is saved in the store by the runtime.
+    const result = await runtime.start('hr', 'Please give Ada a 3000 raise.', {
       metadata: { ticket: 'HR-1001' },
     });
     if (result.status === 'completed') {
@@ -42,47 +49,38 @@ async function start(): Promise<void> {
     }
     if (result.status !== 'suspended')
       throw new Error(`expected the run to wait for approval, it is ${result.status}`);
-    await store.save(result.continuation);
     const bytes = serializeContinuation(result.continuation).length;
     console.log(
       `[process ${process.pid}] suspended: ${result.actions.length} action(s) waiting; continuation ${result.continuation.id} saved in the SQLite store (${bytes} bytes). Exiting.`,
     );
   } finally {
-    await models.close();
-    await store.close();
+    await close();
   }
 }
 
 async function approve(): Promise<void> {
-  const { store, ledger } = open();
-  const [waiting] = (await store.list({ status: 'suspended', agentName: 'hr' })).items;
-  if (!waiting) {
-    await store.close();
-    return console.log(`[process ${process.pid}] nothing waits for approval.`);
-  }
-  const { continuation } = (await store.load(waiting.id))!;
-  const decisions: Decisions = {};
-  for (const action of listActions(continuation)) {
-    const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
-    console.log(
-      `[process ${process.pid}] pending ${action.kind}: ${path} ${JSON.stringify(action.args)}  (id ${action.id})`,
-    );
-    decisions[action.id] = { type: 'approve', by: 'hr-manager@example.com' };
-  }
-  const models = await demoClient();
+  const { runtime, ledger, close } = await open(`approver-${process.pid}`);
   try {
+    const { items } = await runtime.inbox({ agentName: 'hr' });
+    const waiting = items[0]?.continuationId;
+    if (!waiting) return console.log(`[process ${process.pid}] nothing waits for approval.`);
+    const decisions: Decisions = {};
+    for (const { action } of items.filter((item) => item.continuationId === waiting)) {
+      const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
+      console.log(
+        `[process ${process.pid}] pending ${action.kind}: ${path} ${JSON.stringify(action.args)}  (id ${action.id})`,
+      );
+      decisions[action.id] = { type: 'approve', by: 'hr-manager@example.com' };
+    }
     // The claim makes sure this continuation is resumed once, even if two approvers click at once.
-    const result = await resumeStored(store, buildHrAgent(ledger, models), waiting.id, decisions, {
-      owner: `approver-${process.pid}`,
-    });
+    const result = await runtime.resume(waiting, decisions);
     if (result.status !== 'completed')
       throw new Error(`expected the run to complete, it is ${result.status}`);
     console.log(`[process ${process.pid}] approved and resumed.`);
     console.log(`Final answer: ${result.output}`);
     console.log(`update_salary executions: ${ledger.applied()}`);
   } finally {
-    await models.close();
-    await store.close();
+    await close();
   }
 }
 

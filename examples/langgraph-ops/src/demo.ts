@@ -19,10 +19,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type ActionPathSegment,
+  createRuntime,
   type Decisions,
-  listActions,
   type RunResult,
-  resumeStored,
+  type Runtime,
   serializeContinuation,
 } from '@agent-continuations/core';
 import { createSqliteStore, type SqliteStore } from '@agent-continuations/store-sqlite';
@@ -43,11 +43,18 @@ function open(): { store: SqliteStore; ledger: Ledger } {
   return { store, ledger: sqliteLedger(store.database) };
 }
 
-/** Run `work` with the ops agent over this process's own scripted model server. */
-async function withAgent<T>(ledger: Ledger, work: (agent: ReturnType<typeof buildOpsAgent>) => Promise<T>) {
+/** Run `work` with a runtime of the ops agent over this process's own scripted model server. */
+async function withRuntime<T>(
+  store: SqliteStore,
+  ledger: Ledger,
+  owner: string,
+  work: (runtime: Runtime) => Promise<T>,
+) {
   const server = await startScriptedOpenAIServer({ scripts });
   try {
-    return await work(buildOpsAgent(server.baseURL, ledger));
+    // The runtime's agent type names the core's stream events; a graph's stream is typed wider.
+    const agent = buildOpsAgent(server.baseURL, ledger);
+    return await work(createRuntime({ agents: [agent], store, owner }));
   } finally {
     await server.close();
   }
@@ -58,12 +65,12 @@ async function start(): Promise<void> {
   const { store, ledger } = open();
   try {
     say('ops: "checkout is failing, fix it"');
-    const result = await withAgent(ledger, (agent) =>
-      agent.run('checkout is failing, fix it', { metadata: { incident: 'INC-7' } }),
+    // A suspension is saved in the store by the runtime.
+    const result = await withRuntime(store, ledger, `oncall-${process.pid}`, (runtime) =>
+      runtime.start(AGENT_NAME, 'checkout is failing, fix it', { metadata: { incident: 'INC-7' } }),
     );
     if (result.status !== 'suspended')
       throw new Error(`expected the run to wait for approval, it is ${result.status}`);
-    await store.save(result.continuation);
     report(result);
     const bytes = serializeContinuation(result.continuation).length;
     say(`continuation ${result.continuation.id} saved in the SQLite store (${bytes} bytes). Exiting.`);
@@ -75,19 +82,20 @@ async function start(): Promise<void> {
 async function approve(): Promise<void> {
   const { store, ledger } = open();
   try {
-    const [waiting] = (await store.list({ status: 'suspended', agentName: AGENT_NAME })).items;
-    if (!waiting) return say('nothing waits for approval.');
-    const { continuation } = (await store.load(waiting.id))!;
-    const decisions: Decisions = {};
-    for (const action of listActions(continuation)) {
-      say(`approving ${pathOf(action.path)} (id ${action.id})`);
-      decisions[action.id] = { type: 'approve', by: 'oncall@example.com' };
-    }
-    // The claim makes sure this continuation is resumed once, even if two on-call engineers approve at once;
-    // when the run suspends again, resumeStored saves the next continuation in the store.
-    const result = await withAgent(ledger, (agent) =>
-      resumeStored(store, agent, waiting.id, decisions, { owner: `oncall-${process.pid}` }),
-    );
+    const result = await withRuntime(store, ledger, `oncall-${process.pid}`, async (runtime) => {
+      const { items } = await runtime.inbox({ agentName: AGENT_NAME });
+      const waiting = items[0]?.continuationId;
+      if (!waiting) return undefined;
+      const decisions: Decisions = {};
+      for (const { action } of items.filter((item) => item.continuationId === waiting)) {
+        say(`approving ${pathOf(action.path)} (id ${action.id})`);
+        decisions[action.id] = { type: 'approve', by: 'oncall@example.com' };
+      }
+      // The claim makes sure this continuation is resumed once, even if two on-call engineers
+      // approve at once; when the run suspends again, the runtime saves the next continuation.
+      return runtime.resume(waiting, decisions);
+    });
+    if (!result) return say('nothing waits for approval.');
     report(result);
     if (result.status === 'suspended') {
       say(`continuation ${result.continuation.id} saved in the SQLite store. Exiting.`);
@@ -102,7 +110,7 @@ async function approve(): Promise<void> {
 }
 
 /** Print what a run ended with: its pending approvals, or its answer. */
-function report(result: RunResult<string>): void {
+function report(result: RunResult<unknown>): void {
   if (result.status === 'suspended') {
     for (const action of result.actions)
       say(`pending approval: ${pathOf(action.path)} ${JSON.stringify(action.args)}`);

@@ -14,8 +14,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Decisions, isContinuationError, listActions, resumeStored } from '@agent-continuations/core';
-import { createSqliteStore, type SqliteStore } from '@agent-continuations/store-sqlite';
+import {
+  type Continuation,
+  createRuntime,
+  type Decisions,
+  isContinuationError,
+  listActions,
+  type Runtime,
+} from '@agent-continuations/core';
+import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { AGENT_NAME, buildAssistant } from './agents';
 import { type Publisher, sqlitePublisher } from './publisher';
 
@@ -23,49 +30,55 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = process.env.RESEARCH_DEMO_DIR ?? join(here, '..', '.data');
 const say = (line: string) => console.log(`[process ${process.pid}] ${line}`);
 
-/** The continuation store and the publications table share one SQLite file. */
-function open(): { store: SqliteStore; publisher: Publisher } {
+/**
+ * The runtime over the continuation store; the store and the publications table share one SQLite
+ * file. `counts` counts this process's searches.
+ */
+function open(owner: string, counts = { search: 0 }): { runtime: Runtime; publisher: Publisher } {
   mkdirSync(dataDir, { recursive: true });
   const store = createSqliteStore({ path: join(dataDir, 'research.sqlite') });
-  return { store, publisher: sqlitePublisher(store.database) };
+  const publisher = sqlitePublisher(store.database);
+  const agent = buildAssistant(publisher, counts);
+  return { runtime: createRuntime({ agents: [agent], store, owner }), publisher };
 }
 
 async function start(): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
-  const { store, publisher } = open();
+  const counts = { search: 0 };
+  const { runtime } = open(`requester-${process.pid}`, counts);
   try {
-    const counts = { search: 0 };
-    const result = await buildAssistant(publisher, counts).run('the 2026 solar market', {
+    // A suspension is saved in the store by the runtime.
+    const result = await runtime.start(AGENT_NAME, 'the 2026 solar market', {
       metadata: { requestedBy: 'marketing' },
     });
     if (result.status !== 'suspended')
       throw new Error(`expected the run to wait for approval, it is ${result.status}`);
-    await store.save(result.continuation);
     say(`suspended with ${result.actions.length} action(s) waiting; continuation saved in the store.`);
     say(`search_web executions in this process: ${counts.search}. Exiting.`);
   } finally {
-    await store.close();
+    await runtime.store.close?.();
   }
 }
 
 async function approve(): Promise<void> {
-  const { store, publisher } = open();
+  const counts = { search: 0 };
+  const { runtime, publisher } = open(`editor-${process.pid}`, counts);
   try {
-    const waiting = (await store.list({ status: 'suspended', agentName: AGENT_NAME })).items;
-    if (waiting.length === 0) throw new Error('Nothing to approve: run the demo with `start` first.');
-    const counts = { search: 0 };
-    const agent = buildAssistant(publisher, counts);
-    for (const { id } of waiting) {
-      const { continuation } = (await store.load(id))!;
-      const decisions: Decisions = {};
-      for (const action of listActions(continuation)) {
-        const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
-        say(`pending ${action.kind}: ${path} ${JSON.stringify(action.args)}`);
-        // The editor approves, with a shorter title.
-        const args = { ...(action.args as Record<string, unknown>), title: 'Solar market brief 2026' };
-        decisions[action.id] = { type: 'approve', args, by: 'editor@example.com' };
-      }
-      const result = await resumeStored(store, agent, id, decisions, { owner: `editor-${process.pid}` });
+    const { items } = await runtime.inbox({ agentName: AGENT_NAME });
+    if (items.length === 0) throw new Error('Nothing to approve: run the demo with `start` first.');
+    // One set of decisions per waiting continuation.
+    const waiting = new Map<string, Decisions>();
+    for (const { continuationId, action } of items) {
+      const path = action.path.map((segment) => `${segment.agent}.${segment.toolName}`).join(' > ');
+      say(`pending ${action.kind}: ${path} ${JSON.stringify(action.args)}`);
+      // The editor approves, with a shorter title.
+      const args = { ...(action.args as Record<string, unknown>), title: 'Solar market brief 2026' };
+      const decisions = waiting.get(continuationId) ?? {};
+      decisions[action.id] = { type: 'approve', args, by: 'editor@example.com' };
+      waiting.set(continuationId, decisions);
+    }
+    for (const [id, decisions] of waiting) {
+      const result = await runtime.resume(id, decisions);
       if (result.status !== 'completed')
         throw new Error(`expected the run to complete, it is ${result.status}`);
       say('approved and resumed.');
@@ -74,21 +87,19 @@ async function approve(): Promise<void> {
     console.log(`publish_report executions: ${publisher.count()}`);
     console.log(`search_web executions in the resuming process: ${counts.search}`);
   } finally {
-    await store.close();
+    await runtime.store.close?.();
   }
 }
 
 async function again(): Promise<void> {
-  const { store, publisher } = open();
+  const { runtime, publisher } = open(`editor-${process.pid}`);
   try {
-    const [resumed] = (await store.list({ status: 'completed', agentName: AGENT_NAME })).items;
+    const [resumed] = (await runtime.store.list({ status: 'completed', agentName: AGENT_NAME })).items;
     if (!resumed) throw new Error('Nothing was resumed yet.');
-    const { continuation } = (await store.load(resumed.id))!;
-    const decisions: Decisions = Object.fromEntries(
-      listActions(continuation).map((action) => [action.id, { type: 'approve' }]),
-    );
+    const approveAll = (continuation: Continuation): Decisions =>
+      Object.fromEntries(listActions(continuation).map((action) => [action.id, { type: 'approve' }]));
     try {
-      await resumeStored(store, buildAssistant(publisher), resumed.id, decisions);
+      await runtime.resume(resumed.id, approveAll);
       throw new Error('the same continuation was resumed twice');
     } catch (error) {
       if (!isContinuationError(error, 'CLAIM_CONFLICT')) throw error;
@@ -96,7 +107,7 @@ async function again(): Promise<void> {
     }
     console.log(`publish_report executions: ${publisher.count()}`);
   } finally {
-    await store.close();
+    await runtime.store.close?.();
   }
 }
 

@@ -1,4 +1,4 @@
-import { type Decisions, listActions, resumeStored } from '@agent-continuations/core';
+import { createRuntime } from '@agent-continuations/core';
 import { createAgent, tool } from '@agent-continuations/openai';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import OpenAI from 'openai';
@@ -30,19 +30,15 @@ const agent = createAgent({
   api: 'chat', // or 'responses'
 });
 
-// The run stops to wait for a human: save it, and this process may exit.
-const result = await agent.run('Send 50 EUR to Bob');
-if (result.status === 'suspended') await store.save(result.continuation);
+const runtime = createRuntime({ agents: [agent], store });
+
+// The run stops to wait for a human: the runtime saves it, and this process may exit.
+await runtime.start('accounts', 'Send 50 EUR to Bob');
 
 // Later, in any process with the same agent definition: approve what waits, resume it once.
-for (const { id } of (await store.list({ agentName: 'accounts', status: 'suspended' })).items) {
-  const { continuation } = (await store.load(id))!;
-  const decisions: Decisions = {};
-  for (const action of listActions(continuation)) {
-    console.log('approved:', action.toolName, action.args);
-    decisions[action.id] = { type: 'approve', by: 'ann' };
-  }
-  const next = await resumeStored(store, agent, id, decisions);
+for (const { continuationId, action } of (await runtime.inbox({ agentName: 'accounts' })).items) {
+  console.log('approved:', action.toolName, action.args);
+  const next = await runtime.resume(continuationId, { [action.id]: { type: 'approve', by: 'ann' } });
   console.log(next.status, next.status === 'completed' ? next.output : '');
 }
 await store.close();

@@ -4,7 +4,6 @@ import { createSqliteStore } from '@agent-continuations/store-sqlite';
 import { agent } from './agent'; // the agent above
 
 export const runtime = createRuntime({
-  // The runtime's agent type names neutral messages for stream(); this agent streams AI SDK ones.
   agents: [agent],
   store: createSqliteStore({ path: 'agents.db' }),
 });

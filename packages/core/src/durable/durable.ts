@@ -54,6 +54,8 @@ type AnyAgent = ContinuableAgent<any, unknown>;
  * ```ts
  * const result = await runDurably(agent, log, 'Pay the March invoices', { runId: 'run-42', owner: 'worker-1' });
  * ```
+ *
+ * @deprecated Use `runtime.start(name, input)` from `createRuntime`, given a `log`.
  */
 export async function runDurably(
   agent: AnyAgent,
@@ -85,6 +87,9 @@ export async function runDurably(
  * ```ts
  * const result = await resumeDurably(agent, log, continuation, { [actionId]: { type: 'approve' } });
  * ```
+ *
+ * @deprecated Use `runtime.resume(id, decisions)` from `createRuntime`, given a `log`, on the
+ *   continuation saved in the runtime's store.
  */
 export async function resumeDurably(
   agent: AnyAgent,

@@ -40,6 +40,8 @@ type AnyAgent = ContinuableAgent<any, unknown>;
  * ```ts
  * const result = await recoverRun(agent, log, 'run-42', { owner: 'worker-2', store });
  * ```
+ *
+ * @deprecated Use `runtime.recover({ runId })` from `createRuntime`, given a `log`.
  */
 export async function recoverRun(
   agent: AnyAgent,
@@ -309,6 +311,8 @@ export interface RecoverOptions extends DurableOptions {
  * const recovered = await recover(log, { [agent.name]: agent }, { store, owner: 'worker-2' });
  * const { items } = await store.list({ status: 'failed' }); // runs recovery gave up on, with their error
  * ```
+ *
+ * @deprecated Use `runtime.recover()` from `createRuntime`, given a `log`.
  */
 export async function recover(
   log: CheckpointLog,

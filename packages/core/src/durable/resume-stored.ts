@@ -65,6 +65,8 @@ export type StoredDecisions = Decisions | ((continuation: Continuation) => Decis
  *   [actionId]: { type: 'approve', by: 'ann@example.com' },
  * });
  * ```
+ *
+ * @deprecated Use `runtime.resume(id, decisions)` from `createRuntime`.
  */
 export async function resumeStored<Output>(
   store: ContinuationStore,
@@ -243,6 +245,8 @@ export interface StreamingAgent<Output> {
  * );
  * return toUIMessageStreamResponse(run);
  * ```
+ *
+ * @deprecated Use `runtime.stream(id, decisions)` from `createRuntime`.
  */
 export async function streamStored<Output>(
   store: ContinuationStore,

@@ -72,6 +72,8 @@ const DEFAULT_REASON = 'No decision was made before the deadline.';
  *   for (const { continuationId, error } of report.failed) console.error(continuationId, error);
  * }, 60_000);
  * ```
+ *
+ * @deprecated Use `runtime.sweep()` from `createRuntime`.
  */
 export async function sweepDeadlines(options: SweepOptions): Promise<SweepReport> {
   if (options.onDeadline === 'escalate' && !options.onSuspend) throw escalationUnheard();
