@@ -354,9 +354,14 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
       expect((error as Error).message).toContain('"no-such-run"');
     });
   } else {
-    it('recover needs a log', async () => {
-      const { runtime } = await setUp();
+    it('recover needs a log, and so does a lease: neither is dropped in silence', async () => {
+      const { runtime, runs } = await setUp();
       await expectCode(runtime.recover(), 'INVALID_OPERATION');
+      await expectCode(
+        runtime.start('durable', durablePlanInput({ steps: 1 }), { leaseMs: 5_000 }),
+        'INVALID_OPERATION',
+      );
+      expect(runs).toEqual({ charge: 0, notify: 0 });
     });
   }
 }

@@ -162,6 +162,6 @@ async function escalate(
 function escalationUnheard(): ContinuationError {
   return new ContinuationError(
     'INVALID_OPERATION',
-    'Escalating a deadline notifies again: give the sweeper onSuspend.',
+    'Escalating a deadline notifies again: give the sweeper onSuspend (a runtime, its notify).',
   );
 }

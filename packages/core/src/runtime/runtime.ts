@@ -243,6 +243,12 @@ export function createRuntime(config: RuntimeConfig): Runtime {
     async start(name, input, options = {}) {
       const running = agent(name);
       const { save: ownSave, ...runOptions } = options;
+      if (!log && options.leaseMs !== undefined) {
+        throw new ContinuationError(
+          'INVALID_OPERATION',
+          'leaseMs is the lease of a run in a checkpoint log: give the runtime a log, or leave it out.',
+        );
+      }
       const saveAs = ownSave ?? config.save;
       if (log) {
         const result = await runDurably(running, log, input, {
