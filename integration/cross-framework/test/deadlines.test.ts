@@ -4,39 +4,31 @@
  * charge (the sub-agent's); each action carries the deadline the policy gave it, and a resume
  * that decides one action keeps the other's deadline.
  */
-import { parseContinuation, type RunResult, serializeContinuation } from '@agent-continuations/core';
+import { parseContinuation, serializeContinuation } from '@agent-continuations/core';
 import {
   type Counts,
   reportResults,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
+  setupScriptedOpenAIServer,
+  suspended,
 } from '@agent-continuations/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { countedTool } from '../src/counted-tools';
 import { buildAgent, FRAMEWORKS, type Framework } from '../src/frameworks';
 
-let server: ScriptedOpenAIServer;
-
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({
-    scripts: {
-      'deadline-parent': [
-        {
-          toolCalls: [
-            { name: 'refund', args: { amount: 5 } },
-            { name: 'billing', args: { input: 'charge the customer' } },
-          ],
-        },
-        reportResults,
-      ],
-      'deadline-billing': [{ toolCalls: [{ name: 'charge', args: { amount: 10 } }] }, reportResults],
-    },
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
+const server = setupScriptedOpenAIServer({
+  scripts: {
+    'deadline-parent': [
+      {
+        toolCalls: [
+          { name: 'refund', args: { amount: 5 } },
+          { name: 'billing', args: { input: 'charge the customer' } },
+        ],
+      },
+      reportResults,
+    ],
+    'deadline-billing': [{ toolCalls: [{ name: 'charge', args: { amount: 10 } }] }, reportResults],
+  },
 });
 
 const MINUTE = 60_000;
@@ -80,11 +72,6 @@ function support(framework: Framework, child: Framework, counts: Counts) {
   );
 }
 
-function suspendedOf(result: RunResult<unknown>) {
-  if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-  return result;
-}
-
 const cases = FRAMEWORKS.flatMap((parent) => FRAMEWORKS.map((child) => [parent, child] as const));
 
 it.each(cases)(
@@ -92,7 +79,7 @@ it.each(cases)(
   async (parent, child) => {
     const counts: Counts = {};
     const before = Date.now();
-    const first = suspendedOf(
+    const first = suspended(
       await support(parent, child, counts).run('Refund 5, then charge.', {
         deadlines: ({ toolName }) => (toolName === 'charge' ? 10 * MINUTE : 30 * MINUTE),
       }),
@@ -106,7 +93,7 @@ it.each(cases)(
     expect(due.charge! - Date.now()).toBeLessThanOrEqual(10 * MINUTE);
 
     const refund = first.actions.find((action) => action.toolName === 'refund')!;
-    const second = suspendedOf(
+    const second = suspended(
       await support(parent, child, counts).resume(
         parseContinuation(serializeContinuation(first.continuation)),
         {

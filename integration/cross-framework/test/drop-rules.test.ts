@@ -8,28 +8,19 @@ import {
   parseContinuation,
   serializeContinuation,
 } from '@agent-continuations/core';
-import {
-  type Counts,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Counts, setupScriptedOpenAIServer } from '@agent-continuations/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAgent, FRAMEWORKS, type Framework, frameworkName } from '../src/frameworks';
 import { HANDOFF_AGENT, handoffAgent, handoffScript, transferDecision } from '../src/handoff-scenario';
 import { type HandoffSource, suspendInSource } from '../src/handoff-source';
 
-let server: ScriptedOpenAIServer;
+const server = setupScriptedOpenAIServer({ scripts: {}, fallback: handoffScript });
 const sources = new Map<Framework, HandoffSource>();
 let model = 0;
 
 beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {}, fallback: handoffScript });
   for (const from of FRAMEWORKS)
     sources.set(from, await suspendInSource(from, server.baseURL, `drop:${from}`));
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 const ENGINE_TARGETS = ['openai-chat', 'openai-responses', 'vercel-ai', 'openai-agents'] as const;

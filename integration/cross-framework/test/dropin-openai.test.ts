@@ -6,30 +6,21 @@
  */
 import { isContinuationError } from '@agent-continuations/core';
 import { createAgent, type OpenAIAgentConfig } from '@agent-continuations/openai';
-import {
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-  suspended,
-} from '@agent-continuations/testing';
+import { setupScriptedOpenAIServer, suspended } from '@agent-continuations/testing';
 import OpenAI from 'openai';
 import { zodFunction, zodResponseFormat, zodTextFormat } from 'openai/helpers/zod';
 import type {
   RunnableToolFunctionWithoutParse,
   RunnableToolFunctionWithParse,
 } from 'openai/lib/RunnableFunction';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-let server: ScriptedOpenAIServer;
+const server = setupScriptedOpenAIServer({ scripts: {} });
 let client: OpenAI;
 
 beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
   client = new OpenAI({ baseURL: server.baseURL, apiKey: 'test', maxRetries: 0 });
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 /** The request bodies a model name received. */

@@ -3,8 +3,8 @@
  * turns; a fresh process per target framework resumes the four continuations aimed at it.
  */
 import { type Continuation, parseContinuation } from '@agent-continuations/core';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupScriptedOpenAIServer } from '@agent-continuations/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORKS, type Framework, frameworkName } from '../src/frameworks';
 import { inFreshProcess } from '../src/fresh-process';
 import { HANDOFF_INSTRUCTIONS, HANDOFF_METADATA, handoffScript } from '../src/handoff-scenario';
@@ -12,7 +12,7 @@ import { type HandoffSource, suspendInSource } from '../src/handoff-source';
 import type { HandoffReport } from '../src/handoff-worker';
 import { plainTranscript } from '../src/neutral';
 
-let server: ScriptedOpenAIServer;
+const server = setupScriptedOpenAIServer({ scripts: {}, fallback: handoffScript });
 const sources = new Map<Framework, HandoffSource>();
 const reports = new Map<string, HandoffReport>();
 const pids = new Map<Framework, number>();
@@ -21,7 +21,6 @@ const sourceModel = (from: Framework) => `source:${from}`;
 const targetModel = (from: Framework, to: Framework) => `target:${from}>${to}`;
 
 beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {}, fallback: handoffScript });
   for (const from of FRAMEWORKS)
     sources.set(from, await suspendInSource(from, server.baseURL, sourceModel(from)));
   await Promise.all(
@@ -42,10 +41,6 @@ beforeAll(async () => {
     }),
   );
 }, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-});
 
 describe('the source side', () => {
   it.each(FRAMEWORKS)('%s suspends on the transfer with the lookup of that turn already done', (from) => {

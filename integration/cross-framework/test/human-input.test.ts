@@ -3,16 +3,18 @@
  * against the resuming agent's response schema before anything runs, then becomes the tool's result.
  */
 import type { SuspendedResult } from '@agent-continuations/core';
-import {
-  reportResults,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportResults, setupScriptedOpenAIServer } from '@agent-continuations/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AgentSpec, buildAgent, FRAMEWORKS, type Framework } from '../src/frameworks';
 
-let server: ScriptedOpenAIServer;
+const server = setupScriptedOpenAIServer({
+  scripts: {},
+  fallback: [
+    { text: 'Let me ask.', toolCalls: [{ name: 'ask_manager', args: { question: 'Refund 49?' } }] },
+    reportResults,
+  ],
+});
 const asked = new Map<Framework, SuspendedResult>();
 
 const spec = (model: string): AgentSpec => ({
@@ -31,23 +33,12 @@ const spec = (model: string): AgentSpec => ({
 });
 
 beforeAll(async () => {
-  server = await startScriptedOpenAIServer({
-    scripts: {},
-    fallback: [
-      { text: 'Let me ask.', toolCalls: [{ name: 'ask_manager', args: { question: 'Refund 49?' } }] },
-      reportResults,
-    ],
-  });
   for (const from of FRAMEWORKS) {
     const result = await buildAgent(from, spec(`input:${from}`), server.baseURL).run('Refund order O-1001');
     if (result.status !== 'suspended')
       throw new Error(`${from}: expected a suspension, got ${result.status}`);
     asked.set(from, result);
   }
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe.each(FRAMEWORKS)('asked in %s', (from) => {

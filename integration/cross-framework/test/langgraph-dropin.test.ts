@@ -6,12 +6,7 @@
  * update kinds, the structured output, and what the run config reached.
  */
 import { fromGraph } from '@agent-continuations/langgraph';
-import {
-  type RecordedRequest,
-  type Script,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { type RecordedRequest, type Script, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
@@ -19,16 +14,10 @@ import { Command, MemorySaver } from '@langchain/langgraph';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
 import { createAgent, humanInTheLoopMiddleware } from 'langchain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 /** The same script under two model names: one for the native run, one for the wrapped run. */
 function twoModels(name: string, script: Script) {

@@ -3,28 +3,19 @@
  * the tool, before any tool or model call: for every adapter as the resuming side.
  */
 import { isContinuationError } from '@agent-continuations/core';
-import {
-  type Counts,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Counts, setupScriptedOpenAIServer } from '@agent-continuations/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAgent, FRAMEWORKS } from '../src/frameworks';
 import { handoffAgent, handoffScript, transferDecision } from '../src/handoff-scenario';
 import { type HandoffSource, suspendInSource } from '../src/handoff-source';
 
-let server: ScriptedOpenAIServer;
+const server = setupScriptedOpenAIServer({ scripts: {}, fallback: handoffScript });
 const sources = new Map<string, HandoffSource>();
 
 beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {}, fallback: handoffScript });
   // Each target resumes a continuation of another framework, where fingerprints are not compared.
   sources.set('vercel-ai', await suspendInSource('openai-chat', server.baseURL, 'missing:source-chat'));
   sources.set('other', await suspendInSource('vercel-ai', server.baseURL, 'missing:source-vercel'));
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 describe.each(FRAMEWORKS)('resuming in %s', (to) => {

@@ -10,18 +10,14 @@ import {
   parseContinuation,
   serializeContinuation,
 } from '@agent-continuations/core';
-import {
-  type Counts,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Counts, setupScriptedOpenAIServer } from '@agent-continuations/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FRAMEWORKS, frameworkName } from '../src/frameworks';
 import { inFreshProcess } from '../src/fresh-process';
 import { buildChain, CHAINS, chainScripts, expectedOutputs, rotated } from '../src/nesting-scenario';
 import type { NestingReport } from '../src/nesting-worker';
 
-let server: ScriptedOpenAIServer;
+const server = setupScriptedOpenAIServer({ scripts: Object.assign({}, ...CHAINS.map(chainScripts)) });
 const firstCounts = new Map<string, Counts>();
 const firstActions = new Map<string, Action[]>();
 const continuations = new Map<string, string>();
@@ -35,7 +31,6 @@ const runs = CHAINS.flatMap((chain) => [
 ]);
 
 beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: Object.assign({}, ...CHAINS.map(chainScripts)) });
   for (const { key, chain } of runs) {
     const counts: Counts = {};
     const result = await buildChain(chain, counts, server.baseURL).run('Handle case 42');
@@ -52,10 +47,6 @@ beforeAll(async () => {
   workerPid = outcome.report.pid;
   for (const report of outcome.report.results) reports.set(report.key, report);
 }, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-});
 
 it('puts every adapter at every level', () => {
   for (const level of [0, 1, 2]) {

@@ -4,43 +4,35 @@
  * with both decisions by a parent built in each framework; the sub-agent then asks for a second
  * charge, and a last resume approves it. Each approved call runs exactly once, whoever drives.
  */
-import { parseContinuation, type RunResult, serializeContinuation } from '@agent-continuations/core';
+import { parseContinuation, serializeContinuation } from '@agent-continuations/core';
 import {
   type Counts,
   reportResults,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
+  setupScriptedOpenAIServer,
+  suspended,
 } from '@agent-continuations/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { countedTool } from '../src/counted-tools';
 import { type AgentSpec, buildAgent, FRAMEWORKS, type Framework } from '../src/frameworks';
 
-let server: ScriptedOpenAIServer;
-
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({
-    scripts: {
-      'nested-parent': [
-        {
-          toolCalls: [
-            { name: 'refund', args: { amount: 5 } },
-            { name: 'billing', args: { input: 'charge the customer twice' } },
-          ],
-        },
-        reportResults,
-      ],
-      'nested-billing': [
-        { toolCalls: [{ name: 'charge', args: { amount: 10 } }] },
-        { toolCalls: [{ name: 'charge', args: { amount: 20 } }] },
-        reportResults,
-      ],
-    },
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
+const server = setupScriptedOpenAIServer({
+  scripts: {
+    'nested-parent': [
+      {
+        toolCalls: [
+          { name: 'refund', args: { amount: 5 } },
+          { name: 'billing', args: { input: 'charge the customer twice' } },
+        ],
+      },
+      reportResults,
+    ],
+    'nested-billing': [
+      { toolCalls: [{ name: 'charge', args: { amount: 10 } }] },
+      { toolCalls: [{ name: 'charge', args: { amount: 20 } }] },
+      reportResults,
+    ],
+  },
 });
 
 const charge = (counts: Counts) =>
@@ -97,27 +89,20 @@ function parent(framework: Framework, child: Framework, counts: Counts) {
   );
 }
 
-function suspendedOf(result: RunResult<unknown>) {
-  if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
-  return result;
-}
-
 const cases = FRAMEWORKS.flatMap((child) => FRAMEWORKS.map((resumer) => [child, resumer] as const));
 
 it.each(cases)(
   'a billing sub-agent in %s, both decisions resumed by %s: each approved call once',
   async (child, resumer) => {
     const counts: Counts = {};
-    const first = suspendedOf(await parent('openai-chat', child, counts).run('Refund 5, then charge.'));
+    const first = suspended(await parent('openai-chat', child, counts).run('Refund 5, then charge.'));
     expect(first.actions.map((action) => action.toolName)).toEqual(['refund', 'charge']);
     const decisions = Object.fromEntries(
       first.actions.map((action) => [action.id, { type: 'approve' as const }]),
     );
 
     const text = serializeContinuation(first.continuation);
-    const second = suspendedOf(
-      await parent(resumer, child, counts).resume(parseContinuation(text), decisions),
-    );
+    const second = suspended(await parent(resumer, child, counts).resume(parseContinuation(text), decisions));
     expect(counts).toEqual({ refund: 1, charge: 1, 'charge 10': 1 });
     expect(second.actions.map((action) => [action.toolName, action.args])).toEqual([
       ['charge', { amount: 20 }],

@@ -3,28 +3,19 @@
  * resuming framework's model gets the same words as every adapter sends, with the reason.
  */
 import { parseContinuation } from '@agent-continuations/core';
-import {
-  type Counts,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Counts, setupScriptedOpenAIServer } from '@agent-continuations/testing';
+import { beforeAll, expect, it } from 'vitest';
 import { buildAgent, FRAMEWORKS, type Framework } from '../src/frameworks';
 import { handoffAgent, handoffScript } from '../src/handoff-scenario';
 import { type HandoffSource, suspendInSource } from '../src/handoff-source';
 import { plainTranscript } from '../src/neutral';
 
-let server: ScriptedOpenAIServer;
+const server = setupScriptedOpenAIServer({ scripts: {}, fallback: handoffScript });
 const sources = new Map<Framework, HandoffSource>();
 
 beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {}, fallback: handoffScript });
   for (const from of FRAMEWORKS)
     sources.set(from, await suspendInSource(from, server.baseURL, `reject:${from}`));
-});
-
-afterAll(async () => {
-  await server?.close();
 });
 
 /** Each target resumes the continuation of the framework after it in the list. */

@@ -2,23 +2,13 @@
  * The conformance suite through `ChatOpenAI` from @langchain/openai, speaking HTTP to the shared
  * scripted OpenAI-compatible server: each agent's name is its model name there.
  */
-import {
-  runConformanceSuite,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { runConformanceSuite, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { ChatOpenAI } from '@langchain/openai';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { fromGraph } from '../src';
 import { buildGraph, conformanceTools } from './harness';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 for (const kind of ['react', 'create-agent'] as const) {
   runConformanceSuite({

@@ -3,13 +3,12 @@ import {
   type Counts,
   reportResults,
   type Script,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
+  setupScriptedOpenAIServer,
   transferTool,
 } from '@agent-continuations/testing';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { ChatOpenAI } from '@langchain/openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromGraph } from '../src';
 import { buildGraph, conformanceTools } from './harness';
 import { ScriptedChatModel } from './scripted-chat-model';
@@ -25,13 +24,7 @@ const script: Script = [
   reportResults,
 ];
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 const models: Record<string, (name: string) => BaseChatModel> = {
   'the scripted chat model': () => new ScriptedChatModel(script),

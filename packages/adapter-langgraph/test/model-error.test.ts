@@ -16,15 +16,14 @@ import {
   type Counts,
   reportResults,
   type Script,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
+  setupScriptedOpenAIServer,
 } from '@agent-continuations/testing';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
 import { createAgent } from 'langchain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fromGraph, requireApproval } from '../src';
 import { ScriptedChatModel } from './scripted-chat-model';
@@ -59,13 +58,7 @@ async function modelError(promise: Promise<unknown>): Promise<ModelCallError> {
   return error as ModelCallError;
 }
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 describe('a model call that fails after an approved tool ran', () => {
   for (const kind of ['react-v1', 'react-v2', 'create-agent'] as const) {

@@ -5,30 +5,19 @@
  * refused when wrapped.
  */
 import { isContinuationError, serializeContinuation } from '@agent-continuations/core';
-import {
-  type Counts,
-  reportResults,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { type Counts, reportResults, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import { tool } from '@langchain/core/tools';
 import { Annotation, END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { createReactAgent, ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { ChatOpenAI } from '@langchain/openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentTool, fromGraph, requireApproval } from '../src';
 import { ScriptedChatModel } from './scripted-chat-model';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 describe('the run config', () => {
   it('`configurable` given to run and resume reaches the graph nodes and the tools', async () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { deskScripts } from './support/billing';
 
@@ -19,17 +19,15 @@ const BIN = join(import.meta.dirname, '../../cli/src/bin.ts');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const AGENTS = join(import.meta.dirname, 'fixtures/cli-agents.ts');
 
-let server: ScriptedOpenAIServer;
+const server = setupScriptedOpenAIServer({
+  scripts: { 'cli-triage': deskScripts.triage, 'cli-billing': deskScripts.billing },
+});
 let dir: string;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({
-    scripts: { 'cli-triage': deskScripts.triage, 'cli-billing': deskScripts.billing },
-  });
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ac-openai-agents-cli-'));
 });
-afterAll(async () => {
+afterAll(() => {
   vi.unstubAllEnvs();
-  await server.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

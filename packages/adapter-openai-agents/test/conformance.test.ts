@@ -1,18 +1,7 @@
-import {
-  runConformanceSuite,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
-import { afterAll, beforeAll } from 'vitest';
+import { runConformanceSuite, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { agentsHarness } from './harness';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 runConformanceSuite(agentsHarness('chat', () => server));
 runConformanceSuite(agentsHarness('responses', () => server));

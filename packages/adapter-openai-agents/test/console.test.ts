@@ -5,18 +5,12 @@
  */
 import { createConsole } from '@agent-continuations/console';
 import { createMemoryStore, createRuntime } from '@agent-continuations/core';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { setupScriptedOpenAIServer } from '@agent-continuations/testing';
+import { expect, it } from 'vitest';
 import { continuable } from '../src/index';
 import { billingDesk, type Ran } from './support/billing';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 /** A browser of the console: keeps its cookie, sends a form's CSRF token in the URL as the forms do. */
 function browser(inbox: { fetch(request: Request): Promise<Response> }) {

@@ -5,21 +5,15 @@
  * models on the scripted server. Both make the same model calls, run each tool once and answer alike.
  */
 import { serializeContinuation } from '@agent-continuations/core';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { type Agent, type RunResult, RunState, run } from '@openai/agents';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
 import { type Counts, payrollChain } from './support/payroll';
 import { PROMPT, type Ran, weatherExample } from './support/weather';
 import { bodiesOf } from './support/wire';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 describe.each(['chat', 'responses'] as const)('the SDK human-in-the-loop example (%s)', (api) => {
   it('natively and wrapped: the same model calls, each tool once, the same answer', async () => {

@@ -5,25 +5,15 @@
  */
 import { type ContinuableAgent, parseContinuation, serializeContinuation } from '@agent-continuations/core';
 import { createAgent, tool as openaiTool } from '@agent-continuations/openai';
-import {
-  lastToolResults,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { lastToolResults, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { Agent, tool } from '@openai/agents';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { continuable } from '../src/index';
 import { sdkModel } from './harness';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 const parameters = z.object({ to: z.string(), amount: z.number() });
 type Counts = { transfer?: number };

@@ -5,24 +5,14 @@
  * answer; the wrapped run waits inside the billing agent and resumes there from JSON.
  */
 import { type AgentStreamEvent, isContinuationError, serializeContinuation } from '@agent-continuations/core';
-import {
-  type Script,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { type Script, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { Agent, handoff, type RunResult, RunState, run } from '@openai/agents';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
 import { billingDesk, type Ran } from './support/billing';
 import { bodiesOf } from './support/wire';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 const desk = (api: 'chat' | 'responses', models: string, ran: Ran) => billingDesk(api, server, models, ran);
 

@@ -9,24 +9,14 @@ import {
   ModelCallError,
   serializeContinuation,
 } from '@agent-continuations/core';
-import {
-  type Script,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { type Script, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { Agent, type AgentOptions, MaxTurnsExceededError, run, tool, webSearchTool } from '@openai/agents';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ContinuableOptions, continuable } from '../src/index';
 import { sdkModel } from './harness';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 /** Three lookups, one a turn, then the answer. */
 const lookups: Script = [

@@ -5,22 +5,16 @@
  */
 import { type ContinuableAgent, listActions, serializeContinuation } from '@agent-continuations/core';
 import { createAgent, agentTool as openaiAgentTool, tool as openaiTool } from '@agent-continuations/openai';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { Agent, tool } from '@openai/agents';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { agentTool, continuable } from '../src/index';
 import { sdkModel } from './harness';
 import { type Counts, delegate, payrollChain, salaryParameters, salaryScript } from './support/payroll';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 const count = (counts: Counts) => {
   counts.update_salary = (counts.update_salary ?? 0) + 1;

@@ -8,20 +8,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, isContinuationError } from '@agent-continuations/core';
 import { createSqliteStore } from '@agent-continuations/store-sqlite';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
+import { setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { RunState, run } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
 import { bankAgent } from './support/bank';
 
-let server: ScriptedOpenAIServer;
+const server = setupScriptedOpenAIServer({ scripts: {} });
 let dir: string;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ac-openai-agents-replay-'));
 });
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -4,18 +4,12 @@
  * ending the stream with a suspension, and the resumed stream running the approved tool once.
  */
 import { type AgentStreamEvent, serializeContinuation } from '@agent-continuations/core';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupScriptedOpenAIServer } from '@agent-continuations/testing';
+import { describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
 import { type Counts, payrollChain } from './support/payroll';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 async function collect(stream: AsyncIterable<AgentStreamEvent>): Promise<AgentStreamEvent[]> {
   const events: AgentStreamEvent[] = [];

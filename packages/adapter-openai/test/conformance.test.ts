@@ -1,18 +1,7 @@
-import {
-  runConformanceSuite,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
-import { afterAll, beforeAll } from 'vitest';
+import { runConformanceSuite, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { openaiHarness } from './harness';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 runConformanceSuite(openaiHarness('chat', () => server));
 runConformanceSuite(openaiHarness('responses', () => server));

@@ -1,21 +1,17 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseContinuation } from '@agent-continuations/core';
-import { type ScriptedOpenAIServer, startScriptedOpenAIServer } from '@agent-continuations/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupScriptedOpenAIServer } from '@agent-continuations/testing';
+import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const child = fileURLToPath(new URL('./fixtures/suspend-child.ts', import.meta.url));
 /** A hung process is killed after this long; an idle one exits in well under a second. */
 const HANG_LIMIT_MS = 15_000;
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({
-    scripts: { 'bank-model': [{ toolCalls: [{ name: 'transfer', args: { to: 'bob', amount: 5 } }] }] },
-  });
+const server = setupScriptedOpenAIServer({
+  scripts: { 'bank-model': [{ toolCalls: [{ name: 'transfer', args: { to: 'bob', amount: 5 } }] }] },
 });
-afterAll(() => server.close());
 
 /** Run the child to suspension; resolves with its exit code (null when it had to be killed) and output. */
 function runChild(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -7,23 +7,16 @@ import {
   formatFailure,
   formatSummary,
   runSimulation,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
+  setupScriptedOpenAIServer,
 } from '@agent-continuations/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openaiHarness } from './harness';
 
 /** Sequences per CI run, kept to about 30 s on a busy 2-core machine; `SIMULATION_RUNS` asks for more. */
 const SEQUENCES = Number(process.env.SIMULATION_RUNS ?? 200);
 const SEED = Number(process.env.SIMULATION_SEED ?? 1);
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 describe('fault simulation: openai adapter', () => {
   for (const api of ['chat', 'responses'] as const) {

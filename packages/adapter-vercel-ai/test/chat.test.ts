@@ -13,11 +13,7 @@ import {
   type Runtime,
   textOf,
 } from '@agent-continuations/core';
-import {
-  type ScriptedOpenAIServer,
-  type ScriptedReply,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { type ScriptedReply, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { createOpenAI } from '@ai-sdk/openai';
 import {
   createAgentUIStreamResponse,
@@ -27,7 +23,7 @@ import {
   type UIMessage,
   validateUIMessages,
 } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   agentTool,
@@ -41,7 +37,6 @@ import {
 } from '../src/index';
 import { serveRoute, TestChat } from './support/chat-client';
 
-let server: ScriptedOpenAIServer;
 let ids = 0;
 const nextId = () => `call_${++ids}`;
 
@@ -63,19 +58,14 @@ function delegating(name: string, args: (text: string) => Record<string, unknown
   };
 }
 
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({
-    scripts: {
-      bank: delegating('transfer', () => ({ to: 'Bob', amount: 500 })),
-      payer: delegating('pay', () => ({ to: 'Bob', amount: 500 })),
-      orchestrator: delegating('payments', (text) => ({ input: text })),
-      top: delegating('finance', (text) => ({ input: text })),
-      finance: delegating('payments', (text) => ({ input: text })),
-    },
-  });
-});
-afterAll(async () => {
-  await server.close();
+const server = setupScriptedOpenAIServer({
+  scripts: {
+    bank: delegating('transfer', () => ({ to: 'Bob', amount: 500 })),
+    payer: delegating('pay', () => ({ to: 'Bob', amount: 500 })),
+    orchestrator: delegating('payments', (text) => ({ input: text })),
+    top: delegating('finance', (text) => ({ input: text })),
+    finance: delegating('payments', (text) => ({ input: text })),
+  },
 });
 
 const provider = () => createOpenAI({ baseURL: server.baseURL, apiKey: 'test' });

@@ -2,24 +2,14 @@
  * The conformance suite through the real `@ai-sdk/openai` provider, speaking HTTP to the shared
  * scripted OpenAI-compatible server: chat completions and the responses API.
  */
-import {
-  runConformanceSuite,
-  type ScriptedOpenAIServer,
-  startScriptedOpenAIServer,
-} from '@agent-continuations/testing';
+import { runConformanceSuite, setupScriptedOpenAIServer } from '@agent-continuations/testing';
 import { createOpenAI } from '@ai-sdk/openai';
 import { ToolLoopAgent } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
 import { sdkTools, specOptions, streamed } from './support/harness';
 
-let server: ScriptedOpenAIServer;
-beforeAll(async () => {
-  server = await startScriptedOpenAIServer({ scripts: {} });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = setupScriptedOpenAIServer({ scripts: {} });
 
 const provider = () => createOpenAI({ baseURL: server.baseURL, apiKey: 'test' });
 

@@ -10,22 +10,17 @@ import {
   defineTool,
   isContinuationError,
   type ModelPort,
-  type RunResult,
   resumeStored,
   sealContinuation,
   serializeContinuation,
 } from '@agent-continuations/core';
-import { reportResults, scriptedModel } from '@agent-continuations/testing';
+import { reportResults, scriptedModel, suspended } from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 const SECRET = 'current-secret-0123456789';
 const OLD = 'retired-secret-0123456789';
 
-function suspended<O>(result: RunResult<O>) {
-  if (result.status !== 'suspended') throw new Error(`expected suspended, got ${result.status}`);
-  return result;
-}
 async function caught(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => {

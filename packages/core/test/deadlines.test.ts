@@ -75,7 +75,7 @@ function payrollScript(): Extract<Script, (...args: never[]) => unknown> {
         };
 }
 
-async function suspended(options: Parameters<ReturnType<typeof agents>['hr']['run']>[1] = {}) {
+async function savedSuspension(options: Parameters<ReturnType<typeof agents>['hr']['run']>[1] = {}) {
   const built = agents({ hr: delegate, payroll: payrollScript() });
   const before = Date.now();
   const result = await built.hr.run('sort out Ann', options);
@@ -91,7 +91,7 @@ function byTool(continuation: Continuation) {
 
 describe('deadlines', () => {
   it("stamps the tool's own deadline on a nested action at suspend time, and the run's policy on the others", async () => {
-    const { continuation, before } = await suspended({
+    const { continuation, before } = await savedSuspension({
       deadlines: ({ toolName, agent }) =>
         toolName === 'bonus' && agent === 'payroll' ? 2 * HOUR : undefined,
     });
@@ -123,7 +123,7 @@ describe('deadlines', () => {
   });
 
   it('keeps a deadline across a resume that decides another action of the run', async () => {
-    const { hr, store, continuation } = await suspended();
+    const { hr, store, continuation } = await savedSuspension();
     const { refund, bonus } = byTool(continuation);
     const next = await resumeStored(store, hr, continuation.id, { [bonus!.id]: { type: 'approve' } });
     if (next.status !== 'suspended') throw new Error('the refund still waits');
@@ -131,7 +131,7 @@ describe('deadlines', () => {
   });
 
   it('the sweeper rejects overdue actions by the deadline: the model is told, nothing runs, the audit says so', async () => {
-    const { store, continuation, counts, received, hr } = await suspended();
+    const { store, continuation, counts, received, hr } = await savedSuspension();
     const { refund } = byTool(continuation);
 
     const early = await sweepDeadlines({
@@ -167,7 +167,7 @@ describe('deadlines', () => {
   });
 
   it('escalates once per set, with the links in the notice, and runs nothing', async () => {
-    const { store, continuation, hr, counts } = await suspended();
+    const { store, continuation, hr, counts } = await savedSuspension();
     const { refund } = byTool(continuation);
     const notices: SuspendNotice[] = [];
     const links = createApprovalLinks({
@@ -202,7 +202,7 @@ describe('deadlines', () => {
   });
 
   it('refuses to escalate without a hook to notify', async () => {
-    const { store, continuation, hr } = await suspended();
+    const { store, continuation, hr } = await savedSuspension();
     const error = await sweepDeadlines({
       store,
       agents: { hr },
@@ -213,7 +213,7 @@ describe('deadlines', () => {
   });
 
   it('leaves a run a person is deciding at that moment to the person', async () => {
-    const { store, continuation, hr, counts } = await suspended();
+    const { store, continuation, hr, counts } = await savedSuspension();
     // The person's claim lands between the sweeper's read of the run and its own claim.
     let person: Awaited<ReturnType<typeof store.claim>> | undefined;
     const racing = {
@@ -243,8 +243,8 @@ describe('deadlines', () => {
   });
 
   it('a failing escalation is recorded and retried by the next sweep; the sweep goes on rejecting the others', async () => {
-    const first = await suspended();
-    const second = await suspended();
+    const first = await savedSuspension();
+    const second = await savedSuspension();
     const { store, hr, counts } = first;
     await store.save(second.continuation);
     const deadline = Date.parse(byTool(first.continuation).refund!.deadline!);
@@ -283,7 +283,7 @@ describe('deadlines', () => {
   });
 
   it('reports a run whose agent it was not given, and goes on with the others', async () => {
-    const { store, continuation } = await suspended();
+    const { store, continuation } = await savedSuspension();
     const report = await sweepDeadlines({
       store,
       agents: {},
@@ -296,7 +296,7 @@ describe('deadlines', () => {
 
 describe('notifications', () => {
   it('tells onSuspend of each new suspension of a stored resume, after it is saved, with signed links', async () => {
-    const { store, continuation, hr } = await suspended();
+    const { store, continuation, hr } = await savedSuspension();
     const { bonus } = byTool(continuation);
     const links = createApprovalLinks({
       secret: 'sixteen-bytes-at-least',
@@ -334,7 +334,7 @@ describe('notifications', () => {
   });
 
   it('does not call onSuspend when the run completes', async () => {
-    const { store, continuation, hr } = await suspended();
+    const { store, continuation, hr } = await savedSuspension();
     const decisions = Object.fromEntries(
       listActions(continuation).map((action) => [action.id, { type: 'approve' as const }]),
     );

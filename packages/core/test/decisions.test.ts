@@ -52,7 +52,9 @@ function tree() {
   return { boss, paid, tools: new Map<string, ToolDefinition>([['worker', agentTool(worker)]]) };
 }
 
-async function suspended(): Promise<{ continuation: Continuation; id: string } & ReturnType<typeof tree>> {
+async function suspendedTree(): Promise<
+  { continuation: Continuation; id: string } & ReturnType<typeof tree>
+> {
   const agents = tree();
   const run = await agents.boss.run('go');
   if (run.status !== 'suspended') throw new Error('expected a suspension');
@@ -77,7 +79,7 @@ function nest(depth: number): unknown {
 
 describe('hostile decisions', () => {
   it('a nested action whose id segment is __proto__ is still checked against its tool', async () => {
-    const { boss, continuation, id, paid, tools } = await suspended();
+    const { boss, continuation, id, paid, tools } = await suspendedTree();
     expect(id).toBe('call_1_0/__proto__');
     const bad: Decisions = { [id]: { type: 'approve', args: { to: 'mallory', amount: -1e6 } } };
     // The check an approval API runs before accepting decisions.
@@ -90,7 +92,7 @@ describe('hostile decisions', () => {
   });
 
   it('decision arguments nested 2,000 deep: INVALID_DECISION, not a RangeError', async () => {
-    const { boss, continuation, id, paid } = await suspended();
+    const { boss, continuation, id, paid } = await suspendedTree();
     const error = await codeOf(
       boss.resume(continuation, { [id]: { type: 'approve', args: nest(2000) as never } }),
     );
@@ -107,7 +109,7 @@ describe('hostile decisions', () => {
     ['NaN', { type: 'approve', args: { amount: Number.NaN } }, 'NaN'],
     ['a symbol', { type: 'reject', reason: Symbol('x') }, 'a symbol'],
   ])('%s in a decision: INVALID_DECISION naming where', async (_name, decision, kind) => {
-    const { boss, continuation, id, paid } = await suspended();
+    const { boss, continuation, id, paid } = await suspendedTree();
     const error = await codeOf(boss.resume(continuation, { [id]: decision as never }));
     expect(error?.code).toBe('INVALID_DECISION');
     expect(error?.message).toContain(kind);
@@ -116,20 +118,20 @@ describe('hostile decisions', () => {
   });
 
   it('a __proto__ key among the decisions is an action id like any other', async () => {
-    const { boss, continuation, paid } = await suspended();
+    const { boss, continuation, paid } = await suspendedTree();
     const decisions = JSON.parse('{"__proto__":{"type":"approve"}}') as Decisions;
     expect((await codeOf(boss.resume(continuation, decisions)))?.code).toBe('UNKNOWN_ACTION');
     expect(paid).toEqual([]);
   });
 
   it('a __proto__ key as a decision field is refused, not swallowed', async () => {
-    const { boss, continuation, id } = await suspended();
+    const { boss, continuation, id } = await suspendedTree();
     const decision = JSON.parse('{"type":"reject","__proto__":{"type":"approve"}}');
     expect((await codeOf(boss.resume(continuation, { [id]: decision })))?.code).toBe('INVALID_DECISION');
   });
 
   it('decisions that are not a plain object: INVALID_DECISION', async () => {
-    const { continuation, tools } = await suspended();
+    const { continuation, tools } = await suspendedTree();
     for (const decisions of [null, [], 'approve', new Map(), 1]) {
       expect((await codeOf(checkDecisions(continuation, decisions as never, tools)))?.code).toBe(
         'INVALID_DECISION',
@@ -138,7 +140,7 @@ describe('hostile decisions', () => {
   });
 
   it('a huge unknown id or a huge invalid value is not repeated in the message', async () => {
-    const { continuation, tools, id } = await suspended();
+    const { continuation, tools, id } = await suspendedTree();
     const huge = 'x'.repeat(1_000_000);
     const unknown = await codeOf(checkDecisions(continuation, { [huge]: { type: 'approve' } }, tools));
     expect(unknown?.code).toBe('UNKNOWN_ACTION');
@@ -152,7 +154,7 @@ describe('hostile decisions', () => {
   });
 
   it('edited arguments with a __proto__ key pass the check as data', async () => {
-    const { continuation, tools, id } = await suspended();
+    const { continuation, tools, id } = await suspendedTree();
     const args = JSON.parse('{"__proto__":{"amount":-1},"to":"bob","amount":3}');
     await expect(
       checkDecisions(continuation, { [id]: { type: 'approve', args } }, tools),

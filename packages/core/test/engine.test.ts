@@ -8,21 +8,19 @@ import {
   type JsonValue,
   ModelCallError,
   parseContinuation,
-  type RunResult,
   serializeContinuation,
 } from '@agent-continuations/core';
-import { lastToolResults, reportResults, type Script, scriptedModel } from '@agent-continuations/testing';
+import {
+  completed,
+  lastToolResults,
+  reportResults,
+  type Script,
+  scriptedModel,
+  suspended,
+} from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-function suspended<O>(result: RunResult<O>) {
-  if (result.status !== 'suspended') throw new Error(`expected suspended, got ${result.status}`);
-  return result;
-}
-function completed<O>(result: RunResult<O>) {
-  if (result.status !== 'completed') throw new Error(`expected completed, got ${result.status}`);
-  return result;
-}
 async function caught(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => undefined,

@@ -17,19 +17,17 @@ import {
   type RunResult,
   serializeContinuation,
 } from '@agent-continuations/core';
-import { reportResults, type Script, scriptedModel } from '@agent-continuations/testing';
+import {
+  completed,
+  reportResults,
+  type Script,
+  scriptedModel,
+  suspended,
+} from '@agent-continuations/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validationVisits } from '../src/format/validate';
 
-function suspended<O>(result: RunResult<O>) {
-  if (result.status !== 'suspended') throw new Error(`expected suspended, got ${result.status}`);
-  return result;
-}
-function completed<O>(result: RunResult<O>) {
-  if (result.status !== 'completed') throw new Error(`expected completed, got ${result.status}`);
-  return result;
-}
 async function caught(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => {

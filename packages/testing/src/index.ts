@@ -12,6 +12,7 @@ export {
   runEncryptedCheckpointLogContract,
 } from './checkpoint-contract';
 export { runConformanceSuite } from './conformance';
+export { setupScriptedOpenAIServer } from './openai-server/setup-scripted-openai-server';
 export * from './runtime';
 export { type RuntimeSuiteFactory, type RuntimeUnderTest, runRuntimeSuite } from './runtime-suite';
 // The store contract suite (stores' block).

@@ -4,13 +4,13 @@
  */
 import { type Continuation, type ContinuationStore, resumeStored } from '@agent-continuations/core';
 import { describe, expect, it } from 'vitest';
+import { suspended } from './results';
 import {
   eventually,
   expectCode,
   outcome,
   payrollAgent,
   startPayroll,
-  suspended,
   toolRuns,
   variant,
 } from './store-contract-fixtures';

@@ -9,12 +9,12 @@ import {
   type EngineAgent,
   isContinuationError,
   type JsonObject,
-  type RunResult,
   type SuspendedResult,
   type ToolContext,
   type ToolDefinition,
 } from '@agent-continuations/core';
 import { expect } from 'vitest';
+import { suspended } from './results';
 import { scriptedModel } from './scripted-model';
 
 /** Text of the conversation that must never show in an encrypted store's raw records. */
@@ -117,12 +117,6 @@ export function variant(
     agent: { ...base.agent, name: fields.agentName ?? base.agent.name },
     metadata: fields.metadata ?? {},
   };
-}
-
-/** Narrow a run result to a suspension, with a readable failure. */
-export function suspended<O>(result: RunResult<O>): SuspendedResult {
-  if (result.status !== 'suspended') throw new Error(`Expected a suspended run, got ${result.status}`);
-  return result;
 }
 
 /** Await `promise` and expect it to fail with a `ContinuationError` of `code`. */

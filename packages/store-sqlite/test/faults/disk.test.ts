@@ -27,7 +27,10 @@ function open() {
 
 const agent = durableTestAgent({ charge: () => 'paid', notify: () => 'sent' });
 
-async function suspended(store: ReturnType<typeof open>['store'], log: ReturnType<typeof open>['log']) {
+async function suspendedContinuation(
+  store: ReturnType<typeof open>['store'],
+  log: ReturnType<typeof open>['log'],
+) {
   const result = await runDurably(agent, log, durablePlanInput({ steps: 1, approvals: [0] }), {
     store,
     owner: 'w',
@@ -52,7 +55,7 @@ async function failure(call: () => Promise<unknown>) {
 
 it('a full disk fails saves and log writes with STORE_UNAVAILABLE (cause SQLITE_FULL); nothing is lost, and writes resume once there is room', async () => {
   const { database, store, log } = open();
-  const kept = await suspended(store, log);
+  const kept = await suspendedContinuation(store, log);
   const pages = database.pragma('page_count', { simple: true }) as number;
   database.pragma(`max_page_count = ${pages}`);
   const big = (i: number): Continuation => ({
@@ -84,7 +87,7 @@ it('a full disk fails saves and log writes with STORE_UNAVAILABLE (cause SQLITE_
 
 it('a read-only database fails writes with STORE_UNAVAILABLE (cause SQLITE_READONLY) and still reads; writes resume once it is writable', async () => {
   const { database, store, log } = open();
-  const kept = await suspended(store, log);
+  const kept = await suspendedContinuation(store, log);
   database.pragma('query_only = 1');
   const claim = await failure(() => store.claim(kept.id, { owner: 'w' }));
   const append = await failure(() =>
