@@ -150,7 +150,7 @@ function wrapAgent(
   const { tools, strict } = toEngineTools(agent, { context: options.context });
   // A target runs with the same settings, under its own name.
   const { name: _name, description: _description, ...inherited } = options;
-  const handedOff = handoffTools(agent, (target) => wrapAgent(target, inherited, graph));
+  const handedOff = handoffTools(agent, (target) => wrapAgent(target, inherited, graph), options.context);
   const engine = createContinuableAgent({
     name,
     framework: 'openai-agents',
@@ -158,6 +158,7 @@ function wrapAgent(
       strictTools: strict,
       handoffs: handedOff.handoffs,
       guardrails: agentGuardrails(agent, options.context),
+      context: options.context,
       ...(options.modelProvider ? { modelProvider: options.modelProvider } : {}),
     }),
     tools: [...tools, ...handedOff.tools],

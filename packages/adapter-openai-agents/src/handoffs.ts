@@ -12,7 +12,7 @@ import {
   type Message,
   type ToolDefinition,
 } from '@agent-continuations/core';
-import { type Agent, getHandoff, getTransferMessage, type Handoff } from '@openai/agents';
+import { type Agent, getHandoff, getTransferMessage, type Handoff, RunContext } from '@openai/agents';
 
 /** What the SDK answers a second handoff asked in the same turn, which it does not take. */
 export const IGNORED_HANDOFF = 'Multiple handoffs detected, ignoring this one.';
@@ -28,15 +28,16 @@ export const IGNORED_HANDOFF = 'Multiple handoffs detected, ignoring this one.';
 export function handoffTools(
   agent: Agent<any, any>,
   wrap: (target: Agent<any, any>) => ContinuableAgent<Message[], string>,
+  context?: unknown,
 ): { tools: ToolDefinition[]; handoffs: Map<string, Handoff<any, any>> } {
   const handoffs = new Map<string, Handoff<any, any>>();
   for (const entry of agent.handoffs) {
-    if (!isAgent(entry)) {
+    const made = getHandoff(entry);
+    if (made.inputFilter) {
       refuse(
-        `Agent "${agent.name}" has a handoff made by handoff(agent, { ... }), whose onHandoff and inputFilter a resumed run could not honour once and only once: list the agent itself in handoffs.`,
+        `Agent "${agent.name}": the handoff to "${made.agentName}" has an inputFilter, which rewrites the SDK's run items, and a continuable run holds the neutral transcript instead: remove it, or shape the target's input in its instructions.`,
       );
     }
-    const made = getHandoff(entry);
     if (handoffs.has(made.toolName))
       refuse(`Agent "${agent.name}" has two handoffs named "${made.toolName}".`);
     handoffs.set(made.toolName, made);
@@ -55,11 +56,14 @@ export function handoffTools(
       get agent() {
         return resolve();
       },
-      execute: (_args, ctx) => {
+      execute: async (args, ctx) => {
         const turn = ctx.messages.at(-1) as AssistantMessage;
         const calls = typeof turn.content === 'string' ? [] : turn.content;
         const first = calls.find((part) => part.type === 'tool-call' && handoffs.has(part.toolName));
         if (first?.type === 'tool-call' && first.toolCallId !== ctx.toolCallId) return IGNORED_HANDOFF;
+        // The handoff's own hook (handoff(agent, { onHandoff, inputType })) with the model's input,
+        // once: when the target waited, the call goes on inside it and does not hand off again.
+        if (!ctx.replaying) await made.onInvokeHandoff(new RunContext(context), JSON.stringify(args));
         // The target reads the conversation as the SDK hands it over: this turn's text and its
         // handoff call, then the transfer message as that call's result.
         const handedOver: AssistantMessage = {
@@ -109,10 +113,6 @@ export function handedOffAnswer(
   const result = last.content.find((part) => part.toolCallId === call.toolCallId);
   if (!result || result.isError) return undefined;
   return typeof result.output === 'string' ? result.output : JSON.stringify(result.output);
-}
-
-function isAgent(entry: unknown): entry is Agent<any, any> {
-  return typeof entry === 'object' && entry !== null && typeof (entry as Agent).asTool === 'function';
 }
 
 function refuse(message: string): never {

@@ -20,6 +20,7 @@ import {
   type Handoff,
   type Model,
   type ModelProvider,
+  RunContext,
   Runner,
   type ModelRequest as SdkModelRequest,
   type ModelResponse as SdkModelResponse,
@@ -38,6 +39,8 @@ export interface PortOptions {
   handoffs?: ReadonlyMap<string, Handoff<any, any>>;
   /** The agent's input and output guardrails, run around its model calls as the SDK's `Runner` runs them. */
   guardrails?: AgentGuardrails;
+  /** The run's `context`, as the SDK's `RunContext` of a handoff's `isEnabled`. */
+  context?: unknown;
 }
 
 /**
@@ -60,7 +63,21 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
     );
     return resolved;
   };
-  const request = (req: ModelRequest): SdkModelRequest => ({
+  /** The handoffs offered this call: each whose `isEnabled` says so now, as the SDK asks it every turn. */
+  const offered = async (req: ModelRequest) => {
+    const runContext = new RunContext(options.context);
+    const made = req.tools.flatMap((tool) => handoffs.get(tool.name) ?? []);
+    const enabled = await Promise.all(made.map((one) => one.isEnabled({ runContext, agent })));
+    return made
+      .filter((_, index) => enabled[index])
+      .map((one) => ({
+        toolName: one.toolName,
+        toolDescription: one.toolDescription,
+        inputJsonSchema: one.inputJsonSchema,
+        strictJsonSchema: one.strictJsonSchema,
+      }));
+  };
+  const request = async (req: ModelRequest): Promise<SdkModelRequest> => ({
     ...(req.instructions === undefined ? {} : { systemInstructions: req.instructions }),
     input: toAgentItems(req.messages),
     modelSettings: { ...agent.modelSettings },
@@ -74,19 +91,7 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
         strict: options.strictTools.has(tool.name),
       })),
     outputType: 'text',
-    handoffs: req.tools.flatMap((tool) => {
-      const made = handoffs.get(tool.name);
-      return made
-        ? [
-            {
-              toolName: made.toolName,
-              toolDescription: made.toolDescription,
-              inputJsonSchema: made.inputJsonSchema,
-              strictJsonSchema: made.strictJsonSchema,
-            },
-          ]
-        : [];
-    }),
+    handoffs: await offered(req),
     tracing: false,
     ...(req.signal ? { signal: req.signal } : {}),
   });
@@ -117,7 +122,9 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
       const sdkModel = await model();
       if (tripped) throw tripped.error;
       // The SDK's models record their calls in the current trace, as under its Runner.
-      const call = getOrCreateTrace(() => sdkModel.getResponse(request(req)), { name: agent.name });
+      const call = getOrCreateTrace(async () => sdkModel.getResponse(await request(req)), {
+        name: agent.name,
+      });
       const [made, checked] = await Promise.allSettled([call, beside]);
       if (checked.status === 'rejected') throw checked.reason;
       if (made.status === 'rejected') throw made.reason;
@@ -143,7 +150,7 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
         await getOrCreateTrace(
           async () => {
             const sdkModel = await model();
-            for await (const event of sdkModel.getStreamedResponse(request(req))) {
+            for await (const event of sdkModel.getStreamedResponse(await request(req))) {
               if (event.type === 'output_text_delta') push({ type: 'text-delta', delta: event.delta });
               else if (event.type === 'response_done') {
                 const sdk = event.response as unknown as SdkModelResponse;

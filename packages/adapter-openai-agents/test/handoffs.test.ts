@@ -6,11 +6,14 @@
  */
 import { type AgentStreamEvent, isContinuationError, serializeContinuation } from '@agent-continuations/core';
 import { type Script, setupScriptedOpenAIServer } from '@agent-continuations/testing';
-import { Agent, handoff, type RunResult, RunState, run } from '@openai/agents';
+import { Agent, handoff, type RunContext, type RunResult, RunState, run } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import { continuable } from '../src/index';
 import { billingDesk, type Ran } from './support/billing';
 import { bodiesOf } from './support/wire';
+
+/** What handoff(agent, config) takes. */
+type HandoffConfig = NonNullable<Parameters<typeof handoff>[1]>;
 
 const server = setupScriptedOpenAIServer({ scripts: {} });
 
@@ -137,10 +140,73 @@ describe.each(['chat', 'responses'] as const)('handoffs streamed (%s)', (api) =>
   });
 });
 
+describe.each(['chat', 'responses'] as const)('handoff(agent, { ... }) objects (%s)', (api) => {
+  /** The desk, its triage handing off through handoff(billing, config); what the hooks saw. */
+  function configuredDesk(models: string, ran: Ran, config: (seen: string[]) => HandoffConfig) {
+    const seen: string[] = [];
+    const triage = desk(api, models, ran);
+    const billing = triage.handoffs[0] as Agent;
+    triage.handoffs = [handoff(billing, config(seen))];
+    return { triage, seen };
+  }
+  const hooked = (seen: string[]): HandoffConfig => ({
+    onHandoff: (context: RunContext<unknown>) =>
+      void seen.push(`handed off with ${JSON.stringify(context.context)}`),
+    toolDescriptionOverride: 'Send the customer to billing',
+  });
+
+  it('onHandoff runs once and the overrides go out as the SDK sends them; the run waits in the target', async () => {
+    const nativeRan: Ran = {};
+    const native = configuredDesk(`cfg-native-${api}`, nativeRan, hooked);
+    let result: RunResult<any, Agent<unknown, any>> = await run(native.triage, 'Refund order O-7, 20 EUR', {
+      context: { desk: 'eu' },
+    });
+    const state = await RunState.fromString(native.triage, result.state.toString());
+    for (const interruption of result.interruptions) state.approve(interruption);
+    result = await run(native.triage, state, { context: { desk: 'eu' } });
+
+    const ran: Ran = {};
+    const first = configuredDesk(`cfg-${api}`, ran, hooked);
+    const paused = await continuable(first.triage, { context: { desk: 'eu' } }).run(
+      'Refund order O-7, 20 EUR',
+    );
+    if (paused.status !== 'suspended') throw new Error('expected the refund approval');
+    const second = configuredDesk(`cfg-${api}`, ran, hooked);
+    const done = await continuable(second.triage, { context: { desk: 'eu' } }).resume(
+      serializeContinuation(paused.continuation),
+      { [paused.actions[0]!.id]: { type: 'approve' } },
+    );
+    expect(done).toMatchObject({ status: 'completed', output: result.finalOutput });
+    expect(native.seen).toEqual(['handed off with {"desk":"eu"}']);
+    expect([...first.seen, ...second.seen]).toEqual(native.seen);
+    expect(ran).toEqual({ refund: 1 });
+    expect(bodiesOf(server, `cfg-${api}`)).toEqual(bodiesOf(server, `cfg-native-${api}`));
+    expect(bodiesOf(server, `cfg-${api}`)[0]).toContain('Send the customer to billing');
+  });
+
+  it('a handoff isEnabled turns off is not offered to the model, natively or wrapped', async () => {
+    const off = (): HandoffConfig => ({ isEnabled: () => false });
+    server.setScript(`off-native-${api}-triage`, ['No transfer today.']);
+    server.setScript(`off-${api}-triage`, ['No transfer today.']);
+    const native = configuredDesk(`off-native-${api}`, {}, off);
+    server.setScript(`off-native-${api}-triage`, ['No transfer today.']);
+    const result = await run(native.triage, 'Refund order O-7, 20 EUR');
+    const wrapped = configuredDesk(`off-${api}`, {}, off);
+    server.setScript(`off-${api}-triage`, ['No transfer today.']);
+    const done = await continuable(wrapped.triage).run('Refund order O-7, 20 EUR');
+    expect(done).toMatchObject({ status: 'completed', output: result.finalOutput });
+    expect(bodiesOf(server, `off-${api}`)).toEqual(bodiesOf(server, `off-native-${api}`));
+    expect(bodiesOf(server, `off-${api}`)[0]).not.toContain('transfer_to_billing');
+  });
+});
+
 describe('handoffs refused at wrap time', () => {
-  it('a handoff(agent, { ... }) object, whose onHandoff a resumed run could not call once', () => {
+  it('a handoff with an inputFilter, which rewrites SDK run items a continuable run does not hold', () => {
     const billing = new Agent({ name: 'billing' });
-    const triage = new Agent({ name: 'triage', handoffs: [handoff(billing, { onHandoff: () => {} })] });
+    const triage = new Agent({
+      name: 'triage',
+      handoffs: [handoff(billing, { inputFilter: (data) => data })],
+    });
     let caught: unknown;
     try {
       continuable(triage);
@@ -148,7 +214,7 @@ describe('handoffs refused at wrap time', () => {
       caught = error;
     }
     expect(isContinuationError(caught, 'INVALID_OPERATION')).toBe(true);
-    expect((caught as Error).message).toMatch(/list the agent itself/);
+    expect((caught as Error).message).toMatch(/inputFilter/);
   });
 
   it('a target with a setting it cannot honour, before anything runs', () => {

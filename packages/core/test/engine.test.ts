@@ -246,6 +246,49 @@ describe('human input inside tools', () => {
     expect(done.output).toContain('{"amount":9,"iban":"DE00","reference":"R-1"}');
   });
 
+  it('ctx.replaying tells a call going on from a wait from its first run, for input and sub-agents', async () => {
+    const seen: string[] = [];
+    const helper = createContinuableAgent({
+      name: 'helper',
+      model: scriptedModel([{ toolCalls: [{ name: 'ask', args: {} }] }, reportResults]),
+      tools: [
+        defineTool({
+          name: 'ask',
+          parameters: z.object({}),
+          execute: async (_args, ctx) => ctx.requestInput<string>({ ask: 'name' }),
+        }),
+      ],
+    });
+    // A tool that runs a sub-agent names it (as agentTool does), so its suspensions can be resumed.
+    const both = {
+      agent: helper,
+      ...defineTool({
+        name: 'both',
+        parameters: z.object({}),
+        execute: async (_args, ctx) => {
+          seen.push(`start replaying=${ctx.replaying}`);
+          const name = await ctx.requestInput<string>({ ask: 'team' });
+          const found = await ctx.runAgent(helper, `find ${name}`);
+          return { name, found };
+        },
+      }),
+    };
+    const agent = createContinuableAgent({
+      name: 'lead',
+      model: scriptedModel([{ toolCalls: [{ name: 'both', args: {} }] }, reportResults]),
+      tools: [both],
+    });
+    const first = suspended(await agent.run('go'));
+    const second = suspended(
+      await agent.resume(first.continuation, { [first.actions[0]!.id]: { type: 'input', value: 'ops' } }),
+    );
+    expect(second.continuation.pending[0]!.kind).toBe('agent');
+    completed(
+      await agent.resume(second.continuation, { [second.actions[0]!.id]: { type: 'input', value: 'ann' } }),
+    );
+    expect(seen).toEqual(['start replaying=false', 'start replaying=true', 'start replaying=true']);
+  });
+
   it('an approved tool that then asks for input is not asked to be approved again', async () => {
     let ran = 0;
     const close = defineTool({

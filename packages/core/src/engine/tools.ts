@@ -31,6 +31,20 @@ export interface ToolContext {
   messages: readonly Message[];
   signal?: AbortSignal;
   /**
+   * True when this call ran before and goes on from where it waited (a human's answer, a
+   * sub-agent's suspension): the tool runs again from its start, and what it did before its first
+   * `requestInput` or `runAgent` was done the first time. False on the call's first run.
+   *
+   * @example
+   * ```ts
+   * execute: async (args, ctx) => {
+   *   if (!ctx.replaying) await audit.log('handed off', ctx.idempotencyKey);
+   *   return ctx.runAgent(billing, args.question);
+   * }
+   * ```
+   */
+  replaying: boolean;
+  /**
    * Ask a human; the run suspends and, on resume, the tool runs again from its start and this call
    * returns the answer. Put side effects after it. Never catch the suspension it throws.
    *

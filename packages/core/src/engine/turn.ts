@@ -268,6 +268,7 @@ async function execute(
     metadata: state.metadata,
     messages: state.messages,
     ...(turn.options.signal ? { signal: turn.options.signal } : {}),
+    replaying: resumeChild !== undefined || recorded.length > 0,
     requestInput: async <T extends JsonValue>(request: JsonValue) => {
       if (suspension) throw new SuspendSignal();
       if (cursor < recorded.length) return recorded[cursor++] as T;
