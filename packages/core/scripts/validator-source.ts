@@ -120,6 +120,8 @@ export function validatorSource(): string {
   annotate(decision, '#', decision, decisionHints);
   const ajv = new Ajv2020({
     code: { source: true, esm: true, lines: true },
+    // The error path words each refusal from its keyword and params: ajv's own messages are not read.
+    messages: false,
     // Lengths in UTF-16 code units, as zod counts them (and no run-time helper to import).
     unicode: false,
     // The date-time `pattern` the schema carries is the rule; `format` is documentation.

@@ -23,7 +23,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -36,7 +36,7 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 const _errs3 = errors;
 if(!(typeof data == "number")){
-const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -49,7 +49,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 const _errs5 = errors;
 if(typeof data !== "boolean"){
-const err2 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err2 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -62,7 +62,7 @@ var _valid0 = _errs5 === errors;
 valid0 = valid0 || _valid0;
 const _errs7 = errors;
 if(data !== null){
-const err3 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err3 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -91,7 +91,7 @@ break;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err4 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -112,7 +112,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs14 = errors;
 if(typeof key0 !== "string"){
-const err5 = {instancePath,schemaPath:"#/anyOf/5/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key0};
+const err5 = {instancePath,schemaPath:"#/anyOf/5/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -123,7 +123,7 @@ errors++;
 }
 var valid2 = _errs14 === errors;
 if(!valid2){
-const err6 = {instancePath,schemaPath:"#/anyOf/5/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+const err6 = {instancePath,schemaPath:"#/anyOf/5/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -149,7 +149,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err7 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -165,7 +165,7 @@ if(_valid0){
 var props2 = true;
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -215,14 +215,14 @@ if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.role === undefined) && (missing0 = "role")) || ((data.content === undefined) && (missing0 = "content"))){
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data){
 if(!(((key0 === "role") || (key0 === "content")) || (key0 === "providerMetadata"))){
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -232,11 +232,11 @@ if(data.role !== undefined){
 let data0 = data.role;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/0/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/0/properties/role/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("system" !== data0){
-validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/0/properties/role/const",keyword:"const",params:{allowedValue: "system"},message:"must be equal to constant"}];
+validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/0/properties/role/const",keyword:"const",params:{allowedValue: "system"}}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -248,7 +248,7 @@ if(valid2){
 if(data.content !== undefined){
 const _errs7 = errors;
 if(typeof data.content !== "string"){
-validate21.errors = [{instancePath:instancePath+"/content",schemaPath:"#/oneOf/0/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/content",schemaPath:"#/oneOf/0/properties/content/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -265,7 +265,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 for(const key1 in data2){
 const _errs11 = errors;
 if(typeof key1 !== "string"){
-const err0 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/0/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key1};
+const err0 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/0/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -276,7 +276,7 @@ errors++;
 }
 var valid3 = _errs11 === errors;
 if(!valid3){
-const err1 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/0/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid"};
+const err1 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/0/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key1}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -304,7 +304,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/0/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/0/properties/providerMetadata/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -319,7 +319,7 @@ var valid2 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -331,14 +331,14 @@ if(errors === _errs15){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.role === undefined) && (missing1 = "role")) || ((data.content === undefined) && (missing1 = "content"))){
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
 const _errs17 = errors;
 for(const key3 in data){
 if(!(((key3 === "role") || (key3 === "content")) || (key3 === "providerMetadata"))){
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
 }
@@ -348,11 +348,11 @@ if(data.role !== undefined){
 let data4 = data.role;
 const _errs18 = errors;
 if(typeof data4 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/1/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/1/properties/role/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("user" !== data4){
-validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/1/properties/role/const",keyword:"const",params:{allowedValue: "user"},message:"must be equal to constant"}];
+validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/1/properties/role/const",keyword:"const",params:{allowedValue: "user"}}];
 return false;
 }
 var valid6 = _errs18 === errors;
@@ -368,7 +368,7 @@ const _errs21 = errors;
 let valid7 = false;
 const _errs22 = errors;
 if(typeof data5 !== "string"){
-const err2 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/1/properties/content/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/1/properties/content/anyOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -397,7 +397,7 @@ if(errors === _errs29){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing2;
 if(((data6.type === undefined) && (missing2 = "type")) || ((data6.text === undefined) && (missing2 = "text"))){
-const err3 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
+const err3 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/required",keyword:"required",params:{missingProperty: missing2}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -410,7 +410,7 @@ else {
 const _errs31 = errors;
 for(const key4 in data6){
 if(!(((key4 === "type") || (key4 === "text")) || (key4 === "providerMetadata"))){
-const err4 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const err4 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -426,7 +426,7 @@ if(data6.type !== undefined){
 let data7 = data6.type;
 const _errs32 = errors;
 if(typeof data7 !== "string"){
-const err5 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -436,7 +436,7 @@ vErrors.push(err5);
 errors++;
 }
 if("text" !== data7){
-const err6 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
+const err6 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "text"}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -454,7 +454,7 @@ if(valid11){
 if(data6.text !== undefined){
 const _errs34 = errors;
 if(typeof data6.text !== "string"){
-const err7 = {instancePath:instancePath+"/content/" + i0+"/text",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/content/" + i0+"/text",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/text/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -477,7 +477,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key5 in data9){
 const _errs38 = errors;
 if(typeof key5 !== "string"){
-const err8 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key5};
+const err8 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -488,7 +488,7 @@ errors++;
 }
 var valid12 = _errs38 === errors;
 if(!valid12){
-const err9 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid"};
+const err9 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key5}};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -514,7 +514,7 @@ break;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err10 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -535,7 +535,7 @@ var valid11 = true;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err11 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -553,7 +553,7 @@ if(errors === _errs42){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing3;
 if(((data6.type === undefined) && (missing3 = "type")) || ((data6.image === undefined) && (missing3 = "image"))){
-const err12 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
+const err12 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/required",keyword:"required",params:{missingProperty: missing3}};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -566,7 +566,7 @@ else {
 const _errs44 = errors;
 for(const key7 in data6){
 if(!((((key7 === "type") || (key7 === "image")) || (key7 === "mediaType")) || (key7 === "providerMetadata"))){
-const err13 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+const err13 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7}};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -582,7 +582,7 @@ if(data6.type !== undefined){
 let data11 = data6.type;
 const _errs45 = errors;
 if(typeof data11 !== "string"){
-const err14 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err14 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -592,7 +592,7 @@ vErrors.push(err14);
 errors++;
 }
 if("image" !== data11){
-const err15 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "image"},message:"must be equal to constant"};
+const err15 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "image"}};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -610,7 +610,7 @@ if(valid15){
 if(data6.image !== undefined){
 const _errs47 = errors;
 if(typeof data6.image !== "string"){
-const err16 = {instancePath:instancePath+"/content/" + i0+"/image",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/image/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/content/" + i0+"/image",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/image/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -628,7 +628,7 @@ if(valid15){
 if(data6.mediaType !== undefined){
 const _errs49 = errors;
 if(typeof data6.mediaType !== "string"){
-const err17 = {instancePath:instancePath+"/content/" + i0+"/mediaType",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/content/" + i0+"/mediaType",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/mediaType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -651,7 +651,7 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key8 in data14){
 const _errs53 = errors;
 if(typeof key8 !== "string"){
-const err18 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key8};
+const err18 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key8};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -662,7 +662,7 @@ errors++;
 }
 var valid16 = _errs53 === errors;
 if(!valid16){
-const err19 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid"};
+const err19 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key8}};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -688,7 +688,7 @@ break;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err20 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -710,7 +710,7 @@ var valid15 = true;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err21 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/1/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -730,7 +730,7 @@ if(errors === _errs57){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing4;
 if((((data6.type === undefined) && (missing4 = "type")) || ((data6.data === undefined) && (missing4 = "data"))) || ((data6.mediaType === undefined) && (missing4 = "mediaType"))){
-const err22 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
+const err22 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/required",keyword:"required",params:{missingProperty: missing4}};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -743,7 +743,7 @@ else {
 const _errs59 = errors;
 for(const key10 in data6){
 if(!(((((key10 === "type") || (key10 === "data")) || (key10 === "mediaType")) || (key10 === "filename")) || (key10 === "providerMetadata"))){
-const err23 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+const err23 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10}};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -759,7 +759,7 @@ if(data6.type !== undefined){
 let data16 = data6.type;
 const _errs60 = errors;
 if(typeof data16 !== "string"){
-const err24 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -769,7 +769,7 @@ vErrors.push(err24);
 errors++;
 }
 if("file" !== data16){
-const err25 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "file"},message:"must be equal to constant"};
+const err25 = {instancePath:instancePath+"/content/" + i0+"/type",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "file"}};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -787,7 +787,7 @@ if(valid19){
 if(data6.data !== undefined){
 const _errs62 = errors;
 if(typeof data6.data !== "string"){
-const err26 = {instancePath:instancePath+"/content/" + i0+"/data",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err26 = {instancePath:instancePath+"/content/" + i0+"/data",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/data/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -805,7 +805,7 @@ if(valid19){
 if(data6.mediaType !== undefined){
 const _errs64 = errors;
 if(typeof data6.mediaType !== "string"){
-const err27 = {instancePath:instancePath+"/content/" + i0+"/mediaType",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err27 = {instancePath:instancePath+"/content/" + i0+"/mediaType",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/mediaType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -823,7 +823,7 @@ if(valid19){
 if(data6.filename !== undefined){
 const _errs66 = errors;
 if(typeof data6.filename !== "string"){
-const err28 = {instancePath:instancePath+"/content/" + i0+"/filename",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err28 = {instancePath:instancePath+"/content/" + i0+"/filename",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/filename/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -846,7 +846,7 @@ if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 for(const key11 in data20){
 const _errs70 = errors;
 if(typeof key11 !== "string"){
-const err29 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key11};
+const err29 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -857,7 +857,7 @@ errors++;
 }
 var valid20 = _errs70 === errors;
 if(!valid20){
-const err30 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid"};
+const err30 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key11}};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -883,7 +883,7 @@ break;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err31 = {instancePath:instancePath+"/content/" + i0+"/providerMetadata",schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -906,7 +906,7 @@ var valid19 = true;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err32 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/oneOf/2/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -921,7 +921,7 @@ props3 = true;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag1},message:"value of tag \"type\" must be in oneOf"};
+const err33 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag1}};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -932,7 +932,7 @@ errors++;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag1},message:"tag \"type\" must be string"};
+const err34 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag1}};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -943,7 +943,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err35 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/oneOf/1/properties/content/anyOf/1/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -960,7 +960,7 @@ break;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/1/properties/content/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err36 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/1/properties/content/anyOf/1/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -973,7 +973,7 @@ errors++;
 var _valid0 = _errs24 === errors;
 valid7 = valid7 || _valid0;
 if(!valid7){
-const err37 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/1/properties/content/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err37 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/1/properties/content/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1009,7 +1009,7 @@ if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 for(const key13 in data22){
 const _errs76 = errors;
 if(typeof key13 !== "string"){
-const err38 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/1/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key13};
+const err38 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/1/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key13};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1020,7 +1020,7 @@ errors++;
 }
 var valid22 = _errs76 === errors;
 if(!valid22){
-const err39 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/1/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid"};
+const err39 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/1/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key13}};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1048,7 +1048,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/1/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/1/properties/providerMetadata/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1063,7 +1063,7 @@ var valid6 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -1077,14 +1077,14 @@ if(errors === _errs80){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.role === undefined) && (missing5 = "role")) || ((data.content === undefined) && (missing5 = "content"))){
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
 const _errs82 = errors;
 for(const key15 in data){
 if(!(((key15 === "role") || (key15 === "content")) || (key15 === "providerMetadata"))){
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15}}];
 return false;
 break;
 }
@@ -1094,11 +1094,11 @@ if(data.role !== undefined){
 let data24 = data.role;
 const _errs83 = errors;
 if(typeof data24 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/2/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/2/properties/role/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("assistant" !== data24){
-validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/2/properties/role/const",keyword:"const",params:{allowedValue: "assistant"},message:"must be equal to constant"}];
+validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/2/properties/role/const",keyword:"const",params:{allowedValue: "assistant"}}];
 return false;
 }
 var valid25 = _errs83 === errors;
@@ -1114,7 +1114,7 @@ const _errs86 = errors;
 let valid26 = false;
 const _errs87 = errors;
 if(typeof data25 !== "string"){
-const err40 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/2/properties/content/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err40 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/2/properties/content/anyOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1143,7 +1143,7 @@ if(errors === _errs94){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 let missing6;
 if(((data26.type === undefined) && (missing6 = "type")) || ((data26.text === undefined) && (missing6 = "text"))){
-const err41 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
+const err41 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/required",keyword:"required",params:{missingProperty: missing6}};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1156,7 +1156,7 @@ else {
 const _errs96 = errors;
 for(const key16 in data26){
 if(!(((key16 === "type") || (key16 === "text")) || (key16 === "providerMetadata"))){
-const err42 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+const err42 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16}};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1172,7 +1172,7 @@ if(data26.type !== undefined){
 let data27 = data26.type;
 const _errs97 = errors;
 if(typeof data27 !== "string"){
-const err43 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err43 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -1182,7 +1182,7 @@ vErrors.push(err43);
 errors++;
 }
 if("text" !== data27){
-const err44 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"};
+const err44 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "text"}};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -1200,7 +1200,7 @@ if(valid30){
 if(data26.text !== undefined){
 const _errs99 = errors;
 if(typeof data26.text !== "string"){
-const err45 = {instancePath:instancePath+"/content/" + i1+"/text",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err45 = {instancePath:instancePath+"/content/" + i1+"/text",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/text/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -1223,7 +1223,7 @@ if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 for(const key17 in data29){
 const _errs103 = errors;
 if(typeof key17 !== "string"){
-const err46 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key17};
+const err46 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key17};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -1234,7 +1234,7 @@ errors++;
 }
 var valid31 = _errs103 === errors;
 if(!valid31){
-const err47 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key17},message:"property name must be valid"};
+const err47 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key17}};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -1260,7 +1260,7 @@ break;
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err48 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/properties/providerMetadata/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -1281,7 +1281,7 @@ var valid30 = true;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err49 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/0/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -1299,7 +1299,7 @@ if(errors === _errs107){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 let missing7;
 if((((data26.type === undefined) && (missing7 = "type")) || ((data26.data === undefined) && (missing7 = "data"))) || ((data26.mediaType === undefined) && (missing7 = "mediaType"))){
-const err50 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
+const err50 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/required",keyword:"required",params:{missingProperty: missing7}};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -1312,7 +1312,7 @@ else {
 const _errs109 = errors;
 for(const key19 in data26){
 if(!(((((key19 === "type") || (key19 === "data")) || (key19 === "mediaType")) || (key19 === "filename")) || (key19 === "providerMetadata"))){
-const err51 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties"};
+const err51 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19}};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -1328,7 +1328,7 @@ if(data26.type !== undefined){
 let data31 = data26.type;
 const _errs110 = errors;
 if(typeof data31 !== "string"){
-const err52 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err52 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -1338,7 +1338,7 @@ vErrors.push(err52);
 errors++;
 }
 if("file" !== data31){
-const err53 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "file"},message:"must be equal to constant"};
+const err53 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "file"}};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -1356,7 +1356,7 @@ if(valid34){
 if(data26.data !== undefined){
 const _errs112 = errors;
 if(typeof data26.data !== "string"){
-const err54 = {instancePath:instancePath+"/content/" + i1+"/data",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err54 = {instancePath:instancePath+"/content/" + i1+"/data",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/data/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -1374,7 +1374,7 @@ if(valid34){
 if(data26.mediaType !== undefined){
 const _errs114 = errors;
 if(typeof data26.mediaType !== "string"){
-const err55 = {instancePath:instancePath+"/content/" + i1+"/mediaType",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/mediaType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err55 = {instancePath:instancePath+"/content/" + i1+"/mediaType",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/mediaType/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -1392,7 +1392,7 @@ if(valid34){
 if(data26.filename !== undefined){
 const _errs116 = errors;
 if(typeof data26.filename !== "string"){
-const err56 = {instancePath:instancePath+"/content/" + i1+"/filename",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/filename/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err56 = {instancePath:instancePath+"/content/" + i1+"/filename",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/filename/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -1415,7 +1415,7 @@ if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 for(const key20 in data35){
 const _errs120 = errors;
 if(typeof key20 !== "string"){
-const err57 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key20};
+const err57 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key20};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -1426,7 +1426,7 @@ errors++;
 }
 var valid35 = _errs120 === errors;
 if(!valid35){
-const err58 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key20},message:"property name must be valid"};
+const err58 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key20}};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -1452,7 +1452,7 @@ break;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err59 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/properties/providerMetadata/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -1475,7 +1475,7 @@ var valid34 = true;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err60 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/1/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -1495,7 +1495,7 @@ if(errors === _errs124){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 let missing8;
 if(((data26.type === undefined) && (missing8 = "type")) || ((data26.text === undefined) && (missing8 = "text"))){
-const err61 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
+const err61 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/required",keyword:"required",params:{missingProperty: missing8}};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -1508,7 +1508,7 @@ else {
 const _errs126 = errors;
 for(const key22 in data26){
 if(!(((key22 === "type") || (key22 === "text")) || (key22 === "providerMetadata"))){
-const err62 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties"};
+const err62 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22}};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -1524,7 +1524,7 @@ if(data26.type !== undefined){
 let data37 = data26.type;
 const _errs127 = errors;
 if(typeof data37 !== "string"){
-const err63 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err63 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -1534,7 +1534,7 @@ vErrors.push(err63);
 errors++;
 }
 if("reasoning" !== data37){
-const err64 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "reasoning"},message:"must be equal to constant"};
+const err64 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "reasoning"}};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -1552,7 +1552,7 @@ if(valid38){
 if(data26.text !== undefined){
 const _errs129 = errors;
 if(typeof data26.text !== "string"){
-const err65 = {instancePath:instancePath+"/content/" + i1+"/text",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err65 = {instancePath:instancePath+"/content/" + i1+"/text",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/text/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1575,7 +1575,7 @@ if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
 for(const key23 in data39){
 const _errs133 = errors;
 if(typeof key23 !== "string"){
-const err66 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key23};
+const err66 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key23};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1586,7 +1586,7 @@ errors++;
 }
 var valid39 = _errs133 === errors;
 if(!valid39){
-const err67 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key23},message:"property name must be valid"};
+const err67 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key23}};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1612,7 +1612,7 @@ break;
 }
 }
 else {
-const err68 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err68 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/properties/providerMetadata/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1633,7 +1633,7 @@ var valid38 = true;
 }
 }
 else {
-const err69 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err69 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/2/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1653,7 +1653,7 @@ if(errors === _errs137){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 let missing9;
 if(((((data26.type === undefined) && (missing9 = "type")) || ((data26.toolCallId === undefined) && (missing9 = "toolCallId"))) || ((data26.toolName === undefined) && (missing9 = "toolName"))) || ((data26.args === undefined) && (missing9 = "args"))){
-const err70 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"};
+const err70 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/required",keyword:"required",params:{missingProperty: missing9}};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1666,7 +1666,7 @@ else {
 const _errs139 = errors;
 for(const key25 in data26){
 if(!(((((key25 === "type") || (key25 === "toolCallId")) || (key25 === "toolName")) || (key25 === "args")) || (key25 === "providerMetadata"))){
-const err71 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties"};
+const err71 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25}};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1682,7 +1682,7 @@ if(data26.type !== undefined){
 let data41 = data26.type;
 const _errs140 = errors;
 if(typeof data41 !== "string"){
-const err72 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err72 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/type/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1692,7 +1692,7 @@ vErrors.push(err72);
 errors++;
 }
 if("tool-call" !== data41){
-const err73 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "tool-call"},message:"must be equal to constant"};
+const err73 = {instancePath:instancePath+"/content/" + i1+"/type",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/type/const",keyword:"const",params:{allowedValue: "tool-call"}};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1713,7 +1713,7 @@ const _errs142 = errors;
 if(errors === _errs142){
 if(typeof data42 === "string"){
 if(data42.length < 1){
-const err74 = {instancePath:instancePath+"/content/" + i1+"/toolCallId",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err74 = {instancePath:instancePath+"/content/" + i1+"/toolCallId",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1724,7 +1724,7 @@ errors++;
 }
 }
 else {
-const err75 = {instancePath:instancePath+"/content/" + i1+"/toolCallId",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err75 = {instancePath:instancePath+"/content/" + i1+"/toolCallId",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/toolCallId/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1746,7 +1746,7 @@ const _errs144 = errors;
 if(errors === _errs144){
 if(typeof data43 === "string"){
 if(data43.length < 1){
-const err76 = {instancePath:instancePath+"/content/" + i1+"/toolName",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/toolName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const err76 = {instancePath:instancePath+"/content/" + i1+"/toolName",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1757,7 +1757,7 @@ errors++;
 }
 }
 else {
-const err77 = {instancePath:instancePath+"/content/" + i1+"/toolName",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/toolName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err77 = {instancePath:instancePath+"/content/" + i1+"/toolName",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/toolName/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1793,7 +1793,7 @@ if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 for(const key26 in data45){
 const _errs149 = errors;
 if(typeof key26 !== "string"){
-const err78 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key26};
+const err78 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key26};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1804,7 +1804,7 @@ errors++;
 }
 var valid43 = _errs149 === errors;
 if(!valid43){
-const err79 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid"};
+const err79 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key26}};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1830,7 +1830,7 @@ break;
 }
 }
 else {
-const err80 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err80 = {instancePath:instancePath+"/content/" + i1+"/providerMetadata",schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/properties/providerMetadata/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1853,7 +1853,7 @@ var valid42 = true;
 }
 }
 else {
-const err81 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err81 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/oneOf/3/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1868,7 +1868,7 @@ props8 = true;
 }
 }
 else {
-const err82 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag2},message:"value of tag \"type\" must be in oneOf"};
+const err82 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag2}};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1879,7 +1879,7 @@ errors++;
 }
 }
 else {
-const err83 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag2},message:"tag \"type\" must be string"};
+const err83 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag2}};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1890,7 +1890,7 @@ errors++;
 }
 }
 else {
-const err84 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err84 = {instancePath:instancePath+"/content/" + i1,schemaPath:"#/oneOf/2/properties/content/anyOf/1/items/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1907,7 +1907,7 @@ break;
 }
 }
 else {
-const err85 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/2/properties/content/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err85 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/2/properties/content/anyOf/1/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1920,7 +1920,7 @@ errors++;
 var _valid1 = _errs89 === errors;
 valid26 = valid26 || _valid1;
 if(!valid26){
-const err86 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/2/properties/content/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err86 = {instancePath:instancePath+"/content",schemaPath:"#/oneOf/2/properties/content/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1956,7 +1956,7 @@ if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 for(const key28 in data47){
 const _errs155 = errors;
 if(typeof key28 !== "string"){
-const err87 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/2/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key28};
+const err87 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/2/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key28};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1967,7 +1967,7 @@ errors++;
 }
 var valid45 = _errs155 === errors;
 if(!valid45){
-const err88 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/2/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key28},message:"property name must be valid"};
+const err88 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/2/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key28}};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1995,7 +1995,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/2/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/2/properties/providerMetadata/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2010,7 +2010,7 @@ var valid25 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2024,14 +2024,14 @@ if(errors === _errs159){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if(((data.role === undefined) && (missing10 = "role")) || ((data.content === undefined) && (missing10 = "content"))){
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: missing10}}];
 return false;
 }
 else {
 const _errs161 = errors;
 for(const key30 in data){
 if(!(((key30 === "role") || (key30 === "content")) || (key30 === "providerMetadata"))){
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30}}];
 return false;
 break;
 }
@@ -2041,11 +2041,11 @@ if(data.role !== undefined){
 let data49 = data.role;
 const _errs162 = errors;
 if(typeof data49 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/3/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/3/properties/role/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("tool" !== data49){
-validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/3/properties/role/const",keyword:"const",params:{allowedValue: "tool"},message:"must be equal to constant"}];
+validate21.errors = [{instancePath:instancePath+"/role",schemaPath:"#/oneOf/3/properties/role/const",keyword:"const",params:{allowedValue: "tool"}}];
 return false;
 }
 var valid48 = _errs162 === errors;
@@ -2068,14 +2068,14 @@ if(errors === _errs166){
 if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 let missing11;
 if(((((data51.type === undefined) && (missing11 = "type")) || ((data51.toolCallId === undefined) && (missing11 = "toolCallId"))) || ((data51.toolName === undefined) && (missing11 = "toolName"))) || ((data51.output === undefined) && (missing11 = "output"))){
-validate21.errors = [{instancePath:instancePath+"/content/" + i2,schemaPath:"#/oneOf/3/properties/content/items/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2,schemaPath:"#/oneOf/3/properties/content/items/required",keyword:"required",params:{missingProperty: missing11}}];
 return false;
 }
 else {
 const _errs168 = errors;
 for(const key31 in data51){
 if(!(((((((key31 === "type") || (key31 === "toolCallId")) || (key31 === "toolName")) || (key31 === "output")) || (key31 === "isError")) || (key31 === "rejected")) || (key31 === "providerMetadata"))){
-validate21.errors = [{instancePath:instancePath+"/content/" + i2,schemaPath:"#/oneOf/3/properties/content/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31},message:"must NOT have additional properties"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2,schemaPath:"#/oneOf/3/properties/content/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key31}}];
 return false;
 break;
 }
@@ -2085,11 +2085,11 @@ if(data51.type !== undefined){
 let data52 = data51.type;
 const _errs169 = errors;
 if(typeof data52 !== "string"){
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/type",schemaPath:"#/oneOf/3/properties/content/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/type",schemaPath:"#/oneOf/3/properties/content/items/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("tool-result" !== data52){
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/type",schemaPath:"#/oneOf/3/properties/content/items/properties/type/const",keyword:"const",params:{allowedValue: "tool-result"},message:"must be equal to constant"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/type",schemaPath:"#/oneOf/3/properties/content/items/properties/type/const",keyword:"const",params:{allowedValue: "tool-result"}}];
 return false;
 }
 var valid50 = _errs169 === errors;
@@ -2104,12 +2104,12 @@ const _errs171 = errors;
 if(errors === _errs171){
 if(typeof data53 === "string"){
 if(data53.length < 1){
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/toolCallId",schemaPath:"#/oneOf/3/properties/content/items/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/toolCallId",schemaPath:"#/oneOf/3/properties/content/items/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/toolCallId",schemaPath:"#/oneOf/3/properties/content/items/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/toolCallId",schemaPath:"#/oneOf/3/properties/content/items/properties/toolCallId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2125,12 +2125,12 @@ const _errs173 = errors;
 if(errors === _errs173){
 if(typeof data54 === "string"){
 if(data54.length < 1){
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/toolName",schemaPath:"#/oneOf/3/properties/content/items/properties/toolName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/toolName",schemaPath:"#/oneOf/3/properties/content/items/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/toolName",schemaPath:"#/oneOf/3/properties/content/items/properties/toolName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/toolName",schemaPath:"#/oneOf/3/properties/content/items/properties/toolName/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2155,7 +2155,7 @@ if(valid50){
 if(data51.isError !== undefined){
 const _errs176 = errors;
 if(typeof data51.isError !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/isError",schemaPath:"#/oneOf/3/properties/content/items/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/isError",schemaPath:"#/oneOf/3/properties/content/items/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid50 = _errs176 === errors;
@@ -2168,11 +2168,11 @@ if(data51.rejected !== undefined){
 let data57 = data51.rejected;
 const _errs178 = errors;
 if(typeof data57 !== "boolean"){
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/rejected",schemaPath:"#/oneOf/3/properties/content/items/properties/rejected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/rejected",schemaPath:"#/oneOf/3/properties/content/items/properties/rejected/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 if(true !== data57){
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/rejected",schemaPath:"#/oneOf/3/properties/content/items/properties/rejected/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/rejected",schemaPath:"#/oneOf/3/properties/content/items/properties/rejected/const",keyword:"const",params:{allowedValue: true}}];
 return false;
 }
 var valid50 = _errs178 === errors;
@@ -2189,7 +2189,7 @@ if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
 for(const key32 in data58){
 const _errs182 = errors;
 if(typeof key32 !== "string"){
-const err89 = {instancePath:instancePath+"/content/" + i2+"/providerMetadata",schemaPath:"#/oneOf/3/properties/content/items/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key32};
+const err89 = {instancePath:instancePath+"/content/" + i2+"/providerMetadata",schemaPath:"#/oneOf/3/properties/content/items/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key32};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -2200,7 +2200,7 @@ errors++;
 }
 var valid51 = _errs182 === errors;
 if(!valid51){
-const err90 = {instancePath:instancePath+"/content/" + i2+"/providerMetadata",schemaPath:"#/oneOf/3/properties/content/items/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key32},message:"property name must be valid"};
+const err90 = {instancePath:instancePath+"/content/" + i2+"/providerMetadata",schemaPath:"#/oneOf/3/properties/content/items/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key32}};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -2228,7 +2228,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/providerMetadata",schemaPath:"#/oneOf/3/properties/content/items/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2+"/providerMetadata",schemaPath:"#/oneOf/3/properties/content/items/properties/providerMetadata/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2247,7 +2247,7 @@ var valid50 = true;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/content/" + i2,schemaPath:"#/oneOf/3/properties/content/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/content/" + i2,schemaPath:"#/oneOf/3/properties/content/items/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2258,7 +2258,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/content",schemaPath:"#/oneOf/3/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate21.errors = [{instancePath:instancePath+"/content",schemaPath:"#/oneOf/3/properties/content/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -2276,7 +2276,7 @@ if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
 for(const key34 in data60){
 const _errs188 = errors;
 if(typeof key34 !== "string"){
-const err91 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/3/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key34};
+const err91 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/3/properties/providerMetadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key34};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -2287,7 +2287,7 @@ errors++;
 }
 var valid53 = _errs188 === errors;
 if(!valid53){
-const err92 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/3/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key34},message:"property name must be valid"};
+const err92 = {instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/3/properties/providerMetadata/propertyNames",keyword:"propertyNames",params:{propertyName: key34}};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -2315,7 +2315,7 @@ break;
 }
 }
 else {
-validate21.errors = [{instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/3/properties/providerMetadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath:instancePath+"/providerMetadata",schemaPath:"#/oneOf/3/properties/providerMetadata/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2330,7 +2330,7 @@ var valid48 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/oneOf/3/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2339,17 +2339,17 @@ props1 = true;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "role", tagValue: tag0},message:"value of tag \"role\" must be in oneOf"}];
+validate21.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "role", tagValue: tag0}}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "role", tagValue: tag0},message:"tag \"role\" must be string"}];
+validate21.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "role", tagValue: tag0}}];
 return false;
 }
 }
 else {
-validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate21.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2383,14 +2383,14 @@ if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.kind === undefined) && (missing0 = "kind")) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.toolName === undefined) && (missing0 = "toolName"))) || ((data.args === undefined) && (missing0 = "args"))){
-validate38.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate38.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data){
 if(!(func1.call(schema34.oneOf[0].properties, key0))){
-validate38.errors = [{instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate38.errors = [{instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -2400,11 +2400,11 @@ if(data.kind !== undefined){
 let data0 = data.kind;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("approval" !== data0){
-validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "approval"},message:"must be equal to constant"}];
+validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "approval"}}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -2419,12 +2419,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(data1.length < 1){
-validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/0/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/0/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/0/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/0/properties/toolCallId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2440,12 +2440,12 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(data2.length < 1){
-validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/0/properties/toolName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/0/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/0/properties/toolName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/0/properties/toolName/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2470,7 +2470,7 @@ if(valid2){
 if(data.approved !== undefined){
 const _errs12 = errors;
 if(typeof data.approved !== "boolean"){
-validate38.errors = [{instancePath:instancePath+"/approved",schemaPath:"#/oneOf/0/properties/approved/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate38.errors = [{instancePath:instancePath+"/approved",schemaPath:"#/oneOf/0/properties/approved/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -2499,7 +2499,7 @@ break;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/journal",schemaPath:"#/oneOf/0/properties/journal/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate38.errors = [{instancePath:instancePath+"/journal",schemaPath:"#/oneOf/0/properties/journal/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -2516,12 +2516,12 @@ if(errors === _errs17){
 if(errors === _errs17){
 if(typeof data7 === "string"){
 if(!pattern4.test(data7)){
-validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/0/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},message:"must match pattern \""+"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"+"\""}];
+validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/0/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/0/properties/deadline/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/0/properties/deadline/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2535,7 +2535,7 @@ if(valid2){
 if(data.description !== undefined){
 const _errs19 = errors;
 if(typeof data.description !== "string"){
-validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/oneOf/0/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/oneOf/0/properties/description/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -2550,7 +2550,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(Array.isArray(data9)){
 if(data9.length < 1){
-validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"#/oneOf/0/properties/allowedDecisions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"#/oneOf/0/properties/allowedDecisions/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -2560,11 +2560,11 @@ for(let i1=0; i1<len1; i1++){
 let data10 = data9[i1];
 const _errs23 = errors;
 if(typeof data10 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i1,schemaPath:"#/oneOf/0/properties/allowedDecisions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i1,schemaPath:"#/oneOf/0/properties/allowedDecisions/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!((((data10 === "approve") || (data10 === "edit")) || (data10 === "reject")) || (data10 === "input"))){
-validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i1,schemaPath:"#/oneOf/0/properties/allowedDecisions/items/enum",keyword:"enum",params:{allowedValues: schema34.oneOf[0].properties.allowedDecisions.items.enum},message:"must be equal to one of the allowed values"}];
+validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i1,schemaPath:"#/oneOf/0/properties/allowedDecisions/items/enum",keyword:"enum",params:{allowedValues: schema34.oneOf[0].properties.allowedDecisions.items.enum}}];
 return false;
 }
 var valid4 = _errs23 === errors;
@@ -2575,7 +2575,7 @@ break;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"#/oneOf/0/properties/allowedDecisions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"#/oneOf/0/properties/allowedDecisions/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -2589,11 +2589,11 @@ if(data.inDoubt !== undefined){
 let data11 = data.inDoubt;
 const _errs25 = errors;
 if(typeof data11 !== "boolean"){
-validate38.errors = [{instancePath:instancePath+"/inDoubt",schemaPath:"#/oneOf/0/properties/inDoubt/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate38.errors = [{instancePath:instancePath+"/inDoubt",schemaPath:"#/oneOf/0/properties/inDoubt/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 if(true !== data11){
-validate38.errors = [{instancePath:instancePath+"/inDoubt",schemaPath:"#/oneOf/0/properties/inDoubt/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate38.errors = [{instancePath:instancePath+"/inDoubt",schemaPath:"#/oneOf/0/properties/inDoubt/const",keyword:"const",params:{allowedValue: true}}];
 return false;
 }
 var valid2 = _errs25 === errors;
@@ -2614,7 +2614,7 @@ var valid2 = true;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [{instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2626,14 +2626,14 @@ if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((((data.kind === undefined) && (missing1 = "kind")) || ((data.request === undefined) && (missing1 = "request"))) || ((data.toolCallId === undefined) && (missing1 = "toolCallId"))) || ((data.toolName === undefined) && (missing1 = "toolName"))) || ((data.args === undefined) && (missing1 = "args"))){
-validate38.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate38.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
 const _errs29 = errors;
 for(const key1 in data){
 if(!(func1.call(schema34.oneOf[1].properties, key1))){
-validate38.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate38.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
 }
@@ -2643,11 +2643,11 @@ if(data.kind !== undefined){
 let data12 = data.kind;
 const _errs30 = errors;
 if(typeof data12 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("input" !== data12){
-validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "input"},message:"must be equal to constant"}];
+validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "input"}}];
 return false;
 }
 var valid6 = _errs30 === errors;
@@ -2674,12 +2674,12 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data14 === "string"){
 if(data14.length < 1){
-validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/1/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/1/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/1/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/1/properties/toolCallId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2695,12 +2695,12 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data15 === "string"){
 if(data15.length < 1){
-validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/1/properties/toolName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/1/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/1/properties/toolName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/1/properties/toolName/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2725,7 +2725,7 @@ if(valid6){
 if(data.approved !== undefined){
 const _errs38 = errors;
 if(typeof data.approved !== "boolean"){
-validate38.errors = [{instancePath:instancePath+"/approved",schemaPath:"#/oneOf/1/properties/approved/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate38.errors = [{instancePath:instancePath+"/approved",schemaPath:"#/oneOf/1/properties/approved/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid6 = _errs38 === errors;
@@ -2754,7 +2754,7 @@ break;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/journal",schemaPath:"#/oneOf/1/properties/journal/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate38.errors = [{instancePath:instancePath+"/journal",schemaPath:"#/oneOf/1/properties/journal/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -2771,12 +2771,12 @@ if(errors === _errs43){
 if(errors === _errs43){
 if(typeof data20 === "string"){
 if(!pattern4.test(data20)){
-validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/1/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},message:"must match pattern \""+"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"+"\""}];
+validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/1/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/1/properties/deadline/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/1/properties/deadline/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2790,7 +2790,7 @@ if(valid6){
 if(data.description !== undefined){
 const _errs45 = errors;
 if(typeof data.description !== "string"){
-validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/oneOf/1/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/description",schemaPath:"#/oneOf/1/properties/description/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid6 = _errs45 === errors;
@@ -2805,7 +2805,7 @@ const _errs47 = errors;
 if(errors === _errs47){
 if(Array.isArray(data22)){
 if(data22.length < 1){
-validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"#/oneOf/1/properties/allowedDecisions/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items"}];
+validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"#/oneOf/1/properties/allowedDecisions/minItems",keyword:"minItems",params:{limit: 1}}];
 return false;
 }
 else {
@@ -2815,11 +2815,11 @@ for(let i3=0; i3<len3; i3++){
 let data23 = data22[i3];
 const _errs49 = errors;
 if(typeof data23 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i3,schemaPath:"#/oneOf/1/properties/allowedDecisions/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i3,schemaPath:"#/oneOf/1/properties/allowedDecisions/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!((((data23 === "approve") || (data23 === "edit")) || (data23 === "reject")) || (data23 === "input"))){
-validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i3,schemaPath:"#/oneOf/1/properties/allowedDecisions/items/enum",keyword:"enum",params:{allowedValues: schema34.oneOf[1].properties.allowedDecisions.items.enum},message:"must be equal to one of the allowed values"}];
+validate38.errors = [{instancePath:instancePath+"/allowedDecisions/" + i3,schemaPath:"#/oneOf/1/properties/allowedDecisions/items/enum",keyword:"enum",params:{allowedValues: schema34.oneOf[1].properties.allowedDecisions.items.enum}}];
 return false;
 }
 var valid8 = _errs49 === errors;
@@ -2830,7 +2830,7 @@ break;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"#/oneOf/1/properties/allowedDecisions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate38.errors = [{instancePath:instancePath+"/allowedDecisions",schemaPath:"#/oneOf/1/properties/allowedDecisions/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -2852,7 +2852,7 @@ var valid6 = true;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [{instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -2866,14 +2866,14 @@ if(errors === _errs51){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((((((data.kind === undefined) && (missing2 = "kind")) || ((data.child === undefined) && (missing2 = "child"))) || ((data.toolCallId === undefined) && (missing2 = "toolCallId"))) || ((data.toolName === undefined) && (missing2 = "toolName"))) || ((data.args === undefined) && (missing2 = "args"))){
-validate38.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate38.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
 const _errs53 = errors;
 for(const key2 in data){
 if(!((((((((key2 === "kind") || (key2 === "child")) || (key2 === "toolCallId")) || (key2 === "toolName")) || (key2 === "args")) || (key2 === "approved")) || (key2 === "journal")) || (key2 === "deadline"))){
-validate38.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate38.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
@@ -2883,11 +2883,11 @@ if(data.kind !== undefined){
 let data24 = data.kind;
 const _errs54 = errors;
 if(typeof data24 !== "string"){
-validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("agent" !== data24){
-validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "agent"},message:"must be equal to constant"}];
+validate38.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "agent"}}];
 return false;
 }
 var valid10 = _errs54 === errors;
@@ -2914,12 +2914,12 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data26 === "string"){
 if(data26.length < 1){
-validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/2/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/2/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/2/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/oneOf/2/properties/toolCallId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2935,12 +2935,12 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(typeof data27 === "string"){
 if(data27.length < 1){
-validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/2/properties/toolName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/2/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/2/properties/toolName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/oneOf/2/properties/toolName/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -2965,7 +2965,7 @@ if(valid10){
 if(data.approved !== undefined){
 const _errs62 = errors;
 if(typeof data.approved !== "boolean"){
-validate38.errors = [{instancePath:instancePath+"/approved",schemaPath:"#/oneOf/2/properties/approved/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate38.errors = [{instancePath:instancePath+"/approved",schemaPath:"#/oneOf/2/properties/approved/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid10 = _errs62 === errors;
@@ -2994,7 +2994,7 @@ break;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/journal",schemaPath:"#/oneOf/2/properties/journal/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate38.errors = [{instancePath:instancePath+"/journal",schemaPath:"#/oneOf/2/properties/journal/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -3011,12 +3011,12 @@ if(errors === _errs67){
 if(errors === _errs67){
 if(typeof data32 === "string"){
 if(!pattern4.test(data32)){
-validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/2/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},message:"must match pattern \""+"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"+"\""}];
+validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/2/properties/deadline/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/2/properties/deadline/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate38.errors = [{instancePath:instancePath+"/deadline",schemaPath:"#/oneOf/2/properties/deadline/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3037,7 +3037,7 @@ var valid10 = true;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [{instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -3046,17 +3046,17 @@ props2 = true;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0},message:"value of tag \"kind\" must be in oneOf"}];
+validate38.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "kind", tagValue: tag0}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0},message:"tag \"kind\" must be string"}];
+validate38.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "kind", tagValue: tag0}}];
 return false;
 }
 }
 else {
-validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate38.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -3082,14 +3082,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.actionId === undefined) && (missing0 = "actionId")) || ((data.type === undefined) && (missing0 = "type"))) || ((data.toolName === undefined) && (missing0 = "toolName"))) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.at === undefined) && (missing0 = "at"))){
-validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate50.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func1.call(schema36.properties, key0))){
-validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate50.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -3101,12 +3101,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(data0.length < 1){
-validate50.errors = [{instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate50.errors = [{instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/actionId",schemaPath:"#/properties/actionId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3120,11 +3120,11 @@ if(data.type !== undefined){
 let data1 = data.type;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate50.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!(((data1 === "approve") || (data1 === "reject")) || (data1 === "input"))){
-validate50.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema36.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate50.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema36.properties.type.enum}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3139,12 +3139,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(data2.length < 1){
-validate50.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/properties/toolName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate50.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/properties/toolName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/toolName",schemaPath:"#/properties/toolName/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3160,12 +3160,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(data3.length < 1){
-validate50.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate50.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate50.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3178,7 +3178,7 @@ if(valid0){
 if(data.at !== undefined){
 const _errs10 = errors;
 if(typeof data.at !== "string"){
-validate50.errors = [{instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/at",schemaPath:"#/properties/at/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -3190,7 +3190,7 @@ if(valid0){
 if(data.by !== undefined){
 const _errs12 = errors;
 if(typeof data.by !== "string"){
-validate50.errors = [{instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -3202,7 +3202,7 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs14 = errors;
 if(typeof data.reason !== "string"){
-validate50.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate50.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -3259,7 +3259,7 @@ var valid0 = true;
 }
 }
 else {
-validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate50.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -3283,14 +3283,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((((((((((data.format === undefined) && (missing0 = "format")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.id === undefined) && (missing0 = "id"))) || ((data.runId === undefined) && (missing0 = "runId"))) || ((data.agent === undefined) && (missing0 = "agent"))) || ((data.messages === undefined) && (missing0 = "messages"))) || ((data.pending === undefined) && (missing0 = "pending"))) || ((data.done === undefined) && (missing0 = "done"))) || ((data.step === undefined) && (missing0 = "step"))) || ((data.usage === undefined) && (missing0 = "usage"))) || ((data.suspendedBy === undefined) && (missing0 = "suspendedBy"))) || ((data.metadata === undefined) && (missing0 = "metadata"))) || ((data.decisions === undefined) && (missing0 = "decisions"))) || ((data.createdAt === undefined) && (missing0 = "createdAt"))){
-validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate20.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(func1.call(schema31.properties, key0))){
-validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -3300,11 +3300,11 @@ if(data.format !== undefined){
 let data0 = data.format;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("agent-continuation" !== data0){
-validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/const",keyword:"const",params:{allowedValue: "agent-continuation"},message:"must be equal to constant"}];
+validate20.errors = [{instancePath:instancePath+"/format",schemaPath:"#/properties/format/const",keyword:"const",params:{allowedValue: "agent-continuation"}}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3317,11 +3317,11 @@ if(data.version !== undefined){
 let data1 = data.version;
 const _errs4 = errors;
 if(!(typeof data1 == "number")){
-validate20.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate20.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "number"}}];
 return false;
 }
 if(1 !== data1){
-validate20.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant"}];
+validate20.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/const",keyword:"const",params:{allowedValue: 1}}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -3336,12 +3336,12 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data2 === "string"){
 if(data2.length < 1){
-validate20.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate20.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3357,12 +3357,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(data3.length < 1){
-validate20.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate20.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/runId",schemaPath:"#/properties/runId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3379,14 +3379,14 @@ if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.name === undefined) && (missing1 = "name")) || ((data4.framework === undefined) && (missing1 = "framework"))){
-validate20.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate20.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
 const _errs12 = errors;
 for(const key1 in data4){
 if(!(((key1 === "name") || (key1 === "framework")) || (key1 === "fingerprint"))){
-validate20.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
 }
@@ -3398,12 +3398,12 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(data5.length < 1){
-validate20.errors = [{instancePath:instancePath+"/agent/name",schemaPath:"#/properties/agent/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate20.errors = [{instancePath:instancePath+"/agent/name",schemaPath:"#/properties/agent/properties/name/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/agent/name",schemaPath:"#/properties/agent/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/agent/name",schemaPath:"#/properties/agent/properties/name/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3419,12 +3419,12 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data6 === "string"){
 if(data6.length < 1){
-validate20.errors = [{instancePath:instancePath+"/agent/framework",schemaPath:"#/properties/agent/properties/framework/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate20.errors = [{instancePath:instancePath+"/agent/framework",schemaPath:"#/properties/agent/properties/framework/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/agent/framework",schemaPath:"#/properties/agent/properties/framework/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/agent/framework",schemaPath:"#/properties/agent/properties/framework/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3437,7 +3437,7 @@ if(valid1){
 if(data4.fingerprint !== undefined){
 const _errs17 = errors;
 if(typeof data4.fingerprint !== "string"){
-validate20.errors = [{instancePath:instancePath+"/agent/fingerprint",schemaPath:"#/properties/agent/properties/fingerprint/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/agent/fingerprint",schemaPath:"#/properties/agent/properties/fingerprint/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid1 = _errs17 === errors;
@@ -3451,7 +3451,7 @@ var valid1 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -3481,7 +3481,7 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -3511,7 +3511,7 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/pending",schemaPath:"#/properties/pending/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -3535,14 +3535,14 @@ if(errors === _errs27){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 let missing2;
 if((((data13.toolCallId === undefined) && (missing2 = "toolCallId")) || ((data13.toolName === undefined) && (missing2 = "toolName"))) || ((data13.output === undefined) && (missing2 = "output"))){
-validate20.errors = [{instancePath:instancePath+"/done/" + i2,schemaPath:"#/properties/done/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2,schemaPath:"#/properties/done/items/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
 const _errs29 = errors;
 for(const key2 in data13){
 if(!(((((key2 === "toolCallId") || (key2 === "toolName")) || (key2 === "output")) || (key2 === "isError")) || (key2 === "rejected"))){
-validate20.errors = [{instancePath:instancePath+"/done/" + i2,schemaPath:"#/properties/done/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2,schemaPath:"#/properties/done/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
@@ -3554,12 +3554,12 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data14 === "string"){
 if(data14.length < 1){
-validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/toolCallId",schemaPath:"#/properties/done/items/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/toolCallId",schemaPath:"#/properties/done/items/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/toolCallId",schemaPath:"#/properties/done/items/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/toolCallId",schemaPath:"#/properties/done/items/properties/toolCallId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3575,12 +3575,12 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data15 === "string"){
 if(data15.length < 1){
-validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/toolName",schemaPath:"#/properties/done/items/properties/toolName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/toolName",schemaPath:"#/properties/done/items/properties/toolName/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/toolName",schemaPath:"#/properties/done/items/properties/toolName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/toolName",schemaPath:"#/properties/done/items/properties/toolName/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -3605,7 +3605,7 @@ if(valid5){
 if(data13.isError !== undefined){
 const _errs35 = errors;
 if(typeof data13.isError !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/isError",schemaPath:"#/properties/done/items/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/isError",schemaPath:"#/properties/done/items/properties/isError/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 var valid5 = _errs35 === errors;
@@ -3618,11 +3618,11 @@ if(data13.rejected !== undefined){
 let data18 = data13.rejected;
 const _errs37 = errors;
 if(typeof data18 !== "boolean"){
-validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/rejected",schemaPath:"#/properties/done/items/properties/rejected/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/rejected",schemaPath:"#/properties/done/items/properties/rejected/type",keyword:"type",params:{type: "boolean"}}];
 return false;
 }
 if(true !== data18){
-validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/rejected",schemaPath:"#/properties/done/items/properties/rejected/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2+"/rejected",schemaPath:"#/properties/done/items/properties/rejected/const",keyword:"const",params:{allowedValue: true}}];
 return false;
 }
 var valid5 = _errs37 === errors;
@@ -3638,7 +3638,7 @@ var valid5 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/done/" + i2,schemaPath:"#/properties/done/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/done/" + i2,schemaPath:"#/properties/done/items/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -3649,7 +3649,7 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/done",schemaPath:"#/properties/done/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -3663,18 +3663,18 @@ if(data.step !== undefined){
 let data19 = data.step;
 const _errs39 = errors;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-validate20.errors = [{instancePath:instancePath+"/step",schemaPath:"#/properties/step/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/step",schemaPath:"#/properties/step/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs39){
 if(typeof data19 == "number"){
 if(data19 > 9007199254740991 || isNaN(data19)){
-validate20.errors = [{instancePath:instancePath+"/step",schemaPath:"#/properties/step/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/step",schemaPath:"#/properties/step/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}}];
 return false;
 }
 else {
 if(data19 < 0 || isNaN(data19)){
-validate20.errors = [{instancePath:instancePath+"/step",schemaPath:"#/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/step",schemaPath:"#/properties/step/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -3694,7 +3694,7 @@ if(errors === _errs42){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing3;
 if((((data20.inputTokens === undefined) && (missing3 = "inputTokens")) || ((data20.outputTokens === undefined) && (missing3 = "outputTokens"))) || ((data20.totalTokens === undefined) && (missing3 = "totalTokens"))){
-validate20.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/$defs/Usage/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate20.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/$defs/Usage/required",keyword:"required",params:{missingProperty: missing3}}];
 return false;
 }
 else {
@@ -3702,18 +3702,18 @@ if(data20.inputTokens !== undefined){
 let data21 = data20.inputTokens;
 const _errs44 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs44){
 if(typeof data21 == "number"){
 if(data21 > 9007199254740991 || isNaN(data21)){
-validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}}];
 return false;
 }
 else {
 if(data21 < 0 || isNaN(data21)){
-validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/usage/inputTokens",schemaPath:"#/$defs/Usage/properties/inputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -3729,18 +3729,18 @@ if(data20.outputTokens !== undefined){
 let data22 = data20.outputTokens;
 const _errs46 = errors;
 if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs46){
 if(typeof data22 == "number"){
 if(data22 > 9007199254740991 || isNaN(data22)){
-validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}}];
 return false;
 }
 else {
 if(data22 < 0 || isNaN(data22)){
-validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/usage/outputTokens",schemaPath:"#/$defs/Usage/properties/outputTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -3756,18 +3756,18 @@ if(data20.totalTokens !== undefined){
 let data23 = data20.totalTokens;
 const _errs48 = errors;
 if(!((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23)))){
-validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/type",keyword:"type",params:{type: "integer"}}];
 return false;
 }
 if(errors === _errs48){
 if(typeof data23 == "number"){
 if(data23 > 9007199254740991 || isNaN(data23)){
-validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991},message:"must be <= 9007199254740991"}];
+validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 9007199254740991}}];
 return false;
 }
 else {
 if(data23 < 0 || isNaN(data23)){
-validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate20.errors = [{instancePath:instancePath+"/usage/totalTokens",schemaPath:"#/$defs/Usage/properties/totalTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0}}];
 return false;
 }
 }
@@ -3783,7 +3783,7 @@ var valid7 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/$defs/Usage/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/usage",schemaPath:"#/$defs/Usage/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -3806,14 +3806,14 @@ if(errors === _errs53){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing4;
 if(((data24.type === undefined) && (missing4 = "type")) || ((data24.kinds === undefined) && (missing4 = "kinds"))){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/0/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/0/required",keyword:"required",params:{missingProperty: missing4}}];
 return false;
 }
 else {
 const _errs55 = errors;
 for(const key3 in data24){
 if(!((key3 === "type") || (key3 === "kinds"))){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3}}];
 return false;
 break;
 }
@@ -3823,11 +3823,11 @@ if(data24.type !== undefined){
 let data25 = data24.type;
 const _errs56 = errors;
 if(typeof data25 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("actions" !== data25){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "actions"},message:"must be equal to constant"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "actions"}}];
 return false;
 }
 var valid10 = _errs56 === errors;
@@ -3847,11 +3847,11 @@ for(let i3=0; i3<len3; i3++){
 let data27 = data26[i3];
 const _errs60 = errors;
 if(typeof data27 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/kinds/" + i3,schemaPath:"#/properties/suspendedBy/oneOf/0/properties/kinds/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/kinds/" + i3,schemaPath:"#/properties/suspendedBy/oneOf/0/properties/kinds/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if(!(((data27 === "approval") || (data27 === "input")) || (data27 === "agent"))){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/kinds/" + i3,schemaPath:"#/properties/suspendedBy/oneOf/0/properties/kinds/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.suspendedBy.oneOf[0].properties.kinds.items.enum},message:"must be equal to one of the allowed values"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/kinds/" + i3,schemaPath:"#/properties/suspendedBy/oneOf/0/properties/kinds/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.suspendedBy.oneOf[0].properties.kinds.items.enum}}];
 return false;
 }
 var valid11 = _errs60 === errors;
@@ -3861,7 +3861,7 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/kinds",schemaPath:"#/properties/suspendedBy/oneOf/0/properties/kinds/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/kinds",schemaPath:"#/properties/suspendedBy/oneOf/0/properties/kinds/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -3875,7 +3875,7 @@ var valid10 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/0/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -3887,14 +3887,14 @@ if(errors === _errs62){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing5;
 if(((data24.type === undefined) && (missing5 = "type")) || ((data24.predicates === undefined) && (missing5 = "predicates"))){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/1/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/1/required",keyword:"required",params:{missingProperty: missing5}}];
 return false;
 }
 else {
 const _errs64 = errors;
 for(const key4 in data24){
 if(!((key4 === "type") || (key4 === "predicates"))){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4}}];
 return false;
 break;
 }
@@ -3904,11 +3904,11 @@ if(data24.type !== undefined){
 let data28 = data24.type;
 const _errs65 = errors;
 if(typeof data28 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("predicate" !== data28){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "predicate"},message:"must be equal to constant"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "predicate"}}];
 return false;
 }
 var valid13 = _errs65 === errors;
@@ -3927,7 +3927,7 @@ const len4 = data29.length;
 for(let i4=0; i4<len4; i4++){
 const _errs69 = errors;
 if(typeof data29[i4] !== "string"){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/predicates/" + i4,schemaPath:"#/properties/suspendedBy/oneOf/1/properties/predicates/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/predicates/" + i4,schemaPath:"#/properties/suspendedBy/oneOf/1/properties/predicates/items/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid14 = _errs69 === errors;
@@ -3937,7 +3937,7 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/predicates",schemaPath:"#/properties/suspendedBy/oneOf/1/properties/predicates/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/predicates",schemaPath:"#/properties/suspendedBy/oneOf/1/properties/predicates/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -3951,7 +3951,7 @@ var valid13 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/1/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -3965,14 +3965,14 @@ if(errors === _errs71){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing6;
 if((data24.type === undefined) && (missing6 = "type")){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/2/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/2/required",keyword:"required",params:{missingProperty: missing6}}];
 return false;
 }
 else {
 const _errs73 = errors;
 for(const key5 in data24){
 if(!(key5 === "type")){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5}}];
 return false;
 break;
 }
@@ -3981,11 +3981,11 @@ if(_errs73 === errors){
 if(data24.type !== undefined){
 let data31 = data24.type;
 if(typeof data31 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("checkpoint" !== data31){
-validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "checkpoint"},message:"must be equal to constant"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy/type",schemaPath:"#/properties/suspendedBy/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "checkpoint"}}];
 return false;
 }
 }
@@ -3993,7 +3993,7 @@ return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/oneOf/2/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -4002,17 +4002,17 @@ props3 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/suspendedBy",schemaPath:"#/properties/suspendedBy/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -4042,7 +4042,7 @@ if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 for(const key6 in data33){
 const _errs79 = errors;
 if(typeof key6 !== "string"){
-const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key6};
+const err0 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key6};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4053,7 +4053,7 @@ errors++;
 }
 var valid17 = _errs79 === errors;
 if(!valid17){
-const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid"};
+const err1 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/propertyNames",keyword:"propertyNames",params:{propertyName: key6}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4081,7 +4081,7 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -4111,7 +4111,7 @@ break;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/decisions",schemaPath:"#/properties/decisions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate20.errors = [{instancePath:instancePath+"/decisions",schemaPath:"#/properties/decisions/type",keyword:"type",params:{type: "array"}}];
 return false;
 }
 }
@@ -4128,12 +4128,12 @@ if(errors === _errs86){
 if(errors === _errs86){
 if(typeof data37 === "string"){
 if(!pattern4.test(data37)){
-validate20.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"},message:"must match pattern \""+"^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"+"\""}];
+validate20.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/pattern",keyword:"pattern",params:{pattern: "^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$"}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -4151,14 +4151,14 @@ if(errors === _errs88){
 if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
 let missing7;
 if(((data38.alg === undefined) && (missing7 = "alg")) || ((data38.mac === undefined) && (missing7 = "mac"))){
-validate20.errors = [{instancePath:instancePath+"/seal",schemaPath:"#/properties/seal/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"}];
+validate20.errors = [{instancePath:instancePath+"/seal",schemaPath:"#/properties/seal/required",keyword:"required",params:{missingProperty: missing7}}];
 return false;
 }
 else {
 const _errs90 = errors;
 for(const key8 in data38){
 if(!(((key8 === "alg") || (key8 === "keyId")) || (key8 === "mac"))){
-validate20.errors = [{instancePath:instancePath+"/seal",schemaPath:"#/properties/seal/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"}];
+validate20.errors = [{instancePath:instancePath+"/seal",schemaPath:"#/properties/seal/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8}}];
 return false;
 break;
 }
@@ -4168,11 +4168,11 @@ if(data38.alg !== undefined){
 let data39 = data38.alg;
 const _errs91 = errors;
 if(typeof data39 !== "string"){
-validate20.errors = [{instancePath:instancePath+"/seal/alg",schemaPath:"#/properties/seal/properties/alg/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/seal/alg",schemaPath:"#/properties/seal/properties/alg/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("HMAC-SHA256" !== data39){
-validate20.errors = [{instancePath:instancePath+"/seal/alg",schemaPath:"#/properties/seal/properties/alg/const",keyword:"const",params:{allowedValue: "HMAC-SHA256"},message:"must be equal to constant"}];
+validate20.errors = [{instancePath:instancePath+"/seal/alg",schemaPath:"#/properties/seal/properties/alg/const",keyword:"const",params:{allowedValue: "HMAC-SHA256"}}];
 return false;
 }
 var valid20 = _errs91 === errors;
@@ -4184,7 +4184,7 @@ if(valid20){
 if(data38.keyId !== undefined){
 const _errs93 = errors;
 if(typeof data38.keyId !== "string"){
-validate20.errors = [{instancePath:instancePath+"/seal/keyId",schemaPath:"#/properties/seal/properties/keyId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/seal/keyId",schemaPath:"#/properties/seal/properties/keyId/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid20 = _errs93 === errors;
@@ -4199,12 +4199,12 @@ const _errs95 = errors;
 if(errors === _errs95){
 if(typeof data41 === "string"){
 if(data41.length < 1){
-validate20.errors = [{instancePath:instancePath+"/seal/mac",schemaPath:"#/properties/seal/properties/mac/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate20.errors = [{instancePath:instancePath+"/seal/mac",schemaPath:"#/properties/seal/properties/mac/minLength",keyword:"minLength",params:{limit: 1}}];
 return false;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/seal/mac",schemaPath:"#/properties/seal/properties/mac/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate20.errors = [{instancePath:instancePath+"/seal/mac",schemaPath:"#/properties/seal/properties/mac/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 }
@@ -4219,7 +4219,7 @@ var valid20 = true;
 }
 }
 else {
-validate20.errors = [{instancePath:instancePath+"/seal",schemaPath:"#/properties/seal/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath:instancePath+"/seal",schemaPath:"#/properties/seal/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -4247,7 +4247,7 @@ var valid0 = true;
 }
 }
 else {
-validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate20.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -4275,7 +4275,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4288,7 +4288,7 @@ var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 const _errs3 = errors;
 if(!(typeof data == "number")){
-const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err1 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "number"}};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4301,7 +4301,7 @@ var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 const _errs5 = errors;
 if(typeof data !== "boolean"){
-const err2 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err2 = {instancePath,schemaPath:"#/anyOf/2/type",keyword:"type",params:{type: "boolean"}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4314,7 +4314,7 @@ var _valid0 = _errs5 === errors;
 valid0 = valid0 || _valid0;
 const _errs7 = errors;
 if(data !== null){
-const err3 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "null"},message:"must be null"};
+const err3 = {instancePath,schemaPath:"#/anyOf/3/type",keyword:"type",params:{type: "null"}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4343,7 +4343,7 @@ break;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err4 = {instancePath,schemaPath:"#/anyOf/4/type",keyword:"type",params:{type: "array"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4364,7 +4364,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs14 = errors;
 if(typeof key0 !== "string"){
-const err5 = {instancePath,schemaPath:"#/anyOf/5/propertyNames/type",keyword:"type",params:{type: "string"},message:"must be string",propertyName:key0};
+const err5 = {instancePath,schemaPath:"#/anyOf/5/propertyNames/type",keyword:"type",params:{type: "string"},propertyName:key0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4375,7 +4375,7 @@ errors++;
 }
 var valid2 = _errs14 === errors;
 if(!valid2){
-const err6 = {instancePath,schemaPath:"#/anyOf/5/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid"};
+const err6 = {instancePath,schemaPath:"#/anyOf/5/propertyNames",keyword:"propertyNames",params:{propertyName: key0}};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4401,7 +4401,7 @@ break;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err7 = {instancePath,schemaPath:"#/anyOf/5/type",keyword:"type",params:{type: "object"}};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4417,7 +4417,7 @@ if(_valid0){
 var props2 = true;
 }
 if(!valid0){
-const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err8 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{}};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4467,14 +4467,14 @@ if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate55.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate55.errors = [{instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: missing0}}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data){
 if(!((((key0 === "type") || (key0 === "args")) || (key0 === "by")) || (key0 === "reason"))){
-validate55.errors = [{instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate55.errors = [{instancePath,schemaPath:"#/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}}];
 return false;
 break;
 }
@@ -4484,11 +4484,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs5 = errors;
 if(typeof data0 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("approve" !== data0){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "approve"},message:"must be equal to constant"}];
+validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/0/properties/type/const",keyword:"const",params:{allowedValue: "approve"}}];
 return false;
 }
 var valid2 = _errs5 === errors;
@@ -4512,7 +4512,7 @@ if(valid2){
 if(data.by !== undefined){
 const _errs8 = errors;
 if(typeof data.by !== "string"){
-validate55.errors = [{instancePath:instancePath+"/by",schemaPath:"#/oneOf/0/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/by",schemaPath:"#/oneOf/0/properties/by/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid2 = _errs8 === errors;
@@ -4524,7 +4524,7 @@ if(valid2){
 if(data.reason !== undefined){
 const _errs10 = errors;
 if(typeof data.reason !== "string"){
-validate55.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/oneOf/0/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/oneOf/0/properties/reason/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -4539,7 +4539,7 @@ var valid2 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [{instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -4551,14 +4551,14 @@ if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
-validate55.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate55.errors = [{instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: missing1}}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key1 in data){
 if(!(((key1 === "type") || (key1 === "reason")) || (key1 === "by"))){
-validate55.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate55.errors = [{instancePath,schemaPath:"#/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1}}];
 return false;
 break;
 }
@@ -4568,11 +4568,11 @@ if(data.type !== undefined){
 let data4 = data.type;
 const _errs15 = errors;
 if(typeof data4 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("reject" !== data4){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "reject"},message:"must be equal to constant"}];
+validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/1/properties/type/const",keyword:"const",params:{allowedValue: "reject"}}];
 return false;
 }
 var valid4 = _errs15 === errors;
@@ -4584,7 +4584,7 @@ if(valid4){
 if(data.reason !== undefined){
 const _errs17 = errors;
 if(typeof data.reason !== "string"){
-validate55.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/oneOf/1/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/reason",schemaPath:"#/oneOf/1/properties/reason/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid4 = _errs17 === errors;
@@ -4596,7 +4596,7 @@ if(valid4){
 if(data.by !== undefined){
 const _errs19 = errors;
 if(typeof data.by !== "string"){
-validate55.errors = [{instancePath:instancePath+"/by",schemaPath:"#/oneOf/1/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/by",schemaPath:"#/oneOf/1/properties/by/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -4610,7 +4610,7 @@ var valid4 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [{instancePath,schemaPath:"#/oneOf/1/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -4624,14 +4624,14 @@ if(errors === _errs21){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if(((data.type === undefined) && (missing2 = "type")) || ((data.value === undefined) && (missing2 = "value"))){
-validate55.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate55.errors = [{instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: missing2}}];
 return false;
 }
 else {
 const _errs23 = errors;
 for(const key2 in data){
 if(!(((key2 === "type") || (key2 === "value")) || (key2 === "by"))){
-validate55.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate55.errors = [{instancePath,schemaPath:"#/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2}}];
 return false;
 break;
 }
@@ -4641,11 +4641,11 @@ if(data.type !== undefined){
 let data7 = data.type;
 const _errs24 = errors;
 if(typeof data7 !== "string"){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 if("input" !== data7){
-validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "input"},message:"must be equal to constant"}];
+validate55.errors = [{instancePath:instancePath+"/type",schemaPath:"#/oneOf/2/properties/type/const",keyword:"const",params:{allowedValue: "input"}}];
 return false;
 }
 var valid6 = _errs24 === errors;
@@ -4669,7 +4669,7 @@ if(valid6){
 if(data.by !== undefined){
 const _errs27 = errors;
 if(typeof data.by !== "string"){
-validate55.errors = [{instancePath:instancePath+"/by",schemaPath:"#/oneOf/2/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate55.errors = [{instancePath:instancePath+"/by",schemaPath:"#/oneOf/2/properties/by/type",keyword:"type",params:{type: "string"}}];
 return false;
 }
 var valid6 = _errs27 === errors;
@@ -4683,7 +4683,7 @@ var valid6 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [{instancePath,schemaPath:"#/oneOf/2/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
@@ -4692,17 +4692,17 @@ props1 = true;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"}];
+validate55.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0}}];
 return false;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"}];
+validate55.errors = [{instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0}}];
 return false;
 }
 }
 else {
-validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate55.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}}];
 return false;
 }
 }
