@@ -412,6 +412,16 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     return result;
   }
 
+  /** In thread mode: whether the continuation's thread went on without it (a native resume). */
+  async function movedOn(continuation: Continuation): Promise<boolean> {
+    if (!target || continuation.agent.framework !== 'langgraph' || continuation.state === undefined)
+      return false;
+    const made = (continuation.state as { thread?: unknown }).thread;
+    const threadId = options.threadId ?? (typeof made === 'string' ? made : continuation.runId);
+    const { state } = importState(continuation.state, threadId, nodeNames, false, continuation);
+    return (await movedFrom(new ThreadSaver(target, keepHistory), threadId, state)) !== undefined;
+  }
+
   async function resume(
     raw: Continuation | string,
     decisions: Decisions = {},
@@ -560,6 +570,7 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
     // A parent checks a child's decisions through this before anything runs.
     checkDecisions: shell.checkDecisions,
     upgrade: upgradePolicies,
+    movedOn,
     fingerprint: shell.fingerprint,
     fromThread: (threadId, threadOptions) => shell.sealed(fromThread(threadId, threadOptions)),
   };
@@ -570,10 +581,21 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
  * newer checkpoint (the thread was resumed natively, or this continuation was resumed already),
  * resuming it would run its decided calls again, so it is refused before anything runs.
  */
-async function refuseMovedThread(saver: ThreadSaver, threadId: string, state: GraphState): Promise<void> {
+/** The thread's newest checkpoint when it is newer than the continuation's own: the thread moved on. */
+async function movedFrom(
+  saver: ThreadSaver,
+  threadId: string,
+  state: GraphState,
+): Promise<{ ours: string; newest: string } | undefined> {
   const ours = rootCheckpointId(state);
   const newest = await saver.newest(threadId);
-  if (ours === undefined || newest === undefined || newest <= ours) return;
+  return ours !== undefined && newest !== undefined && newest > ours ? { ours, newest } : undefined;
+}
+
+async function refuseMovedThread(saver: ThreadSaver, threadId: string, state: GraphState): Promise<void> {
+  const moved = await movedFrom(saver, threadId, state);
+  if (!moved) return;
+  const { ours, newest } = moved;
   throw new ContinuationError(
     'STATE_MISMATCH',
     `The thread "${threadId}" has moved on since this continuation was made (its newest checkpoint is ${newest}, the continuation's ${ours}): it was resumed already, natively or from this continuation. Read the thread's state, or make a new continuation of it with continuationFromThread.`,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  createMemoryStore,
   createRuntime,
   isContinuationError,
   parseContinuation,
@@ -133,8 +134,11 @@ describe.each(savers)('thread mode on $name', (saverKind) => {
       const thread = newThread();
       const app = threadApp(kind, await saverKind.open());
       const agent = fromGraph(app.graph, { name: 'ops' });
+      const runtime = createRuntime({ agents: [agent], store: createMemoryStore() });
       const result = await agent.run('Restart web-1', { configurable: { thread_id: thread } });
       if (result.status !== 'suspended') throw new Error('expected a suspension');
+      await runtime.store.save(result.continuation);
+      expect((await runtime.inbox()).items).toHaveLength(1);
 
       await app.graph.invoke(new Command({ resume: nativeResume(kind) }), {
         configurable: { thread_id: thread },
@@ -155,6 +159,10 @@ describe.each(savers)('thread mode on $name', (saverKind) => {
       expect(isContinuationError(late, 'STATE_MISMATCH')).toBe(true);
       expect((late as Error).message).toContain('moved on');
       expect(app.counts[effect(kind)]).toBe(1);
+      // No phantom approval: the stored record offers nothing once the thread went on natively.
+      expect(await agent.movedOn?.(result.continuation)).toBe(true);
+      expect((await runtime.inbox()).items).toEqual([]);
+      expect((await runtime.get(result.continuation.id))?.actions).toEqual([]);
     });
 
     it('imports a thread paused natively, before adoption, and resumes it once in another process', async () => {

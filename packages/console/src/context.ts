@@ -59,8 +59,9 @@ export interface ConsoleContext {
   /** The 404 page of a run that is missing or that the person may not see: the same for both. */
   noRun(c: Context): Response | Promise<Response>;
   /**
-   * Whether `stored` waits for a person: suspended, and not a suspension the runtime's checkpoint
-   * log has moved past (a resume that died midway, whose run recovery finished without the store).
+   * Whether `stored` waits for a person: suspended, and not a suspension its run has moved past (in
+   * the runtime's checkpoint log, after a resume that died midway; or outside the library, as a
+   * LangGraph thread resumed natively).
    */
   waiting(stored: StoredContinuation): Promise<boolean>;
   /** The session's CSRF token, setting the nonce cookie when it is missing. */
@@ -164,7 +165,7 @@ export function consoleContext(options: ConsoleOptions): ConsoleContext {
     noRun,
     async waiting(stored) {
       if (stored.status !== 'suspended') return false;
-      if (!runtime?.log) return true;
+      if (!runtime) return true;
       return ((await runtime.get(stored.id))?.actions.length ?? 0) > 0;
     },
     async formToken(c) {

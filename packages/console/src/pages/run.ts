@@ -36,6 +36,10 @@ const outcomes: Record<string, string> = {
 const PASSED =
   'The run went on from its checkpoint log without this record (a resume stopped midway and recovery finished it): nothing can be decided here, and the next recovery settles the record.';
 
+/** The notice of a suspension whose run went on outside the library. */
+const MOVED_ON =
+  'The run went on without this record, outside this console (its LangGraph thread was resumed natively): nothing can be decided here. Cancel the record to settle it.';
+
 /** The run view as a Hono sub-app. */
 export function runPage(ctx: ConsoleContext): Hono {
   return new Hono().get('/runs/:id', async (c) => {
@@ -94,7 +98,7 @@ export async function renderRun(
   const later = waiting ? undefined : await laterContinuation(ctx, stored);
   const finished = waiting ? undefined : await whatHappened(ctx, stored, later?.id);
   const submitted = extra.submitted;
-  const notice = passed ? PASSED : extra.notice;
+  const notice = passed ? ((await movedOn(ctx, stored)) ? MOVED_ON : PASSED) : extra.notice;
   const body = runBody({
     base: ctx.base,
     stored: passed ? { ...stored, status: 'superseded' } : stored,
@@ -193,4 +197,10 @@ async function whatHappened(
     ...(output !== undefined && ended === 'completed' ? { output } : {}),
     ...(decider ? { decider } : {}),
   };
+}
+
+/** Whether `stored`'s run went on outside the library, as its agent tells. */
+async function movedOn(ctx: ConsoleContext, stored: StoredContinuation): Promise<boolean> {
+  const agent = ctx.agentNamed(stored.continuation.agent.name);
+  return (await agent?.movedOn?.(stored.continuation)) === true;
 }

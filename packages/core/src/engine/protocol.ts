@@ -270,4 +270,15 @@ export interface ContinuableAgent<Input = string | Message[], Output = string> {
    * ```
    */
   upgrade?(continuation: Continuation): Continuation;
+  /**
+   * Whether the run `continuation` captures went on without it, outside this library (a LangGraph
+   * thread resumed natively with `Command({ resume })`): resuming it is refused, and the runtime's
+   * `inbox` and `get` and the console offer none of its actions.
+   *
+   * @example
+   * ```ts
+   * if (await agent.movedOn?.(stored.continuation)) await runtime.cancel(stored.id, { reason: 'resumed natively' });
+   * ```
+   */
+  movedOn?(continuation: Continuation): Promise<boolean>;
 }

@@ -191,7 +191,9 @@ export function createRuntime(config: RuntimeConfig): Runtime {
   const movedPast = async (stored: StoredContinuation): Promise<boolean> => {
     const record = await log?.status(stored.runId);
     if (record?.status === 'completed' || record?.status === 'rejected') return true;
-    return record?.status === 'suspended' && record.suspensionId !== stored.id;
+    if (record?.status === 'suspended' && record.suspensionId !== stored.id) return true;
+    // Or the run went on outside the library (a LangGraph thread resumed natively).
+    return (await agents[stored.continuation.agent.name]?.movedOn?.(stored.continuation)) === true;
   };
   const owner = config.owner ?? crypto.randomUUID();
   const agents: Record<string, RuntimeAgent> = {};
