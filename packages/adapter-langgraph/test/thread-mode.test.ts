@@ -163,6 +163,17 @@ describe.each(savers)('thread mode on $name', (saverKind) => {
       expect(await agent.movedOn?.(result.continuation)).toBe(true);
       expect((await runtime.inbox()).items).toEqual([]);
       expect((await runtime.get(result.continuation.id))?.actions).toEqual([]);
+      const stored = await runtime
+        .resume(
+          result.continuation.id,
+          approveAll(
+            kind,
+            result.actions.map((action) => action.id),
+          ),
+        )
+        .catch((error: unknown) => error);
+      expect(isContinuationError(stored, 'STATE_MISMATCH')).toBe(true);
+      expect(app.counts[effect(kind)]).toBe(1);
     });
 
     it('imports a thread paused natively, before adoption, and resumes it once in another process', async () => {

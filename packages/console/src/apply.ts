@@ -79,6 +79,10 @@ export async function apply(
     if (isContinuationError(error, 'EXPIRED')) {
       return { ok: false, response: c.html(messagePage(base, 'Expired', [error.message]), 410) };
     }
+    // The run went on without this record (its thread was resumed natively): nothing ran.
+    if (isContinuationError(error, 'STATE_MISMATCH')) {
+      return { ok: false, response: c.html(messagePage(base, 'Moved on', [error.message]), 409) };
+    }
     if (isRefusal(error)) return { ok: false, invalid: [(error as Error).message] };
     throw error;
   }

@@ -638,6 +638,33 @@ describe('console options', () => {
     expect(ledger.runs).toEqual([]);
   });
 
+  it('a run its agent says moved on (a thread resumed natively) offers nothing: not listed, no form, a decision refused', async () => {
+    const store = createMemoryStore();
+    const ledger: Ledger = { runs: [] };
+    const agents = hrAgents(ledger);
+    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(result.continuation);
+    let moved = false;
+    const hr = { ...agents.hr, movedOn: async () => moved };
+    const inbox = testConsole(store, { agents: { hr } });
+    const browser = client(inbox, 'dan');
+    const id = result.continuation.id;
+    expect((await browser.get('/')).text).toContain('update_salary');
+    const csrf = await browser.csrf(`/runs/${encoded(id)}`);
+    moved = true;
+    expect((await browser.get('/')).text).toContain('No pending actions.');
+    const page = await browser.get(`/runs/${encoded(id)}`);
+    expect(page.text).toContain('its LangGraph thread was resumed natively');
+    expect(page.text).not.toContain(`decision:${SALARY_ACTION}`);
+    const decided = await browser.post(`/runs/${encoded(id)}/decide`, {
+      csrf,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(decided.status).toBe(409);
+    expect(decided.text).toContain('went on without it');
+    expect(ledger.runs).toEqual([]);
+  });
+
   it('without the agent, edits the arguments as JSON', async () => {
     const store = createMemoryStore();
     const agents = hrAgents({ runs: [] });

@@ -227,7 +227,15 @@ export function createRuntime(config: RuntimeConfig): Runtime {
   const agentOf = async (id: string): Promise<RuntimeAgent> => {
     const stored = await store.load(id);
     if (!stored) throw new ContinuationError('NOT_FOUND', `No continuation "${id}" in the store.`);
-    return agent(stored.continuation.agent.name);
+    const running = agent(stored.continuation.agent.name);
+    if (stored.status === 'suspended' && (await running.movedOn?.(stored.continuation))) {
+      throw new ContinuationError(
+        'STATE_MISMATCH',
+        `The run of continuation "${id}" went on without it (its agent says so: a LangGraph thread resumed natively, say): nothing was resumed. Cancel the record to settle it.`,
+        { details: { continuationId: id } },
+      );
+    }
+    return running;
   };
   const resumeOptions = (options: ResumeOptions): ResumeStoredOptions => ({
     ...save,
