@@ -93,9 +93,7 @@ async function post(
     const run = once
       ? await runtime.streamOnce(continuation, decide)
       : agent.stream({ continuation, decisions: decide(continuation) });
-    const response = toUIMessageStreamResponse(run as Parameters<typeof toUIMessageStreamResponse>[0], {
-      includeContinuation: true,
-    });
+    const response = toUIMessageStreamResponse(run, { includeContinuation: true });
     return { status: response.status, body: await response.text() };
   } catch (error) {
     if (isContinuationError(error, 'CLAIM_CONFLICT')) return { status: 409, body: error.message };
