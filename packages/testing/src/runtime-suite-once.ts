@@ -2,13 +2,14 @@
  * The runtime suite's tests of `resumeOnce` and `streamOnce`: a continuation that comes back from
  * outside the store is resumed at most once, however often and however concurrently it is sent.
  */
-import type {
-  ContinuationStore,
-  DeadlinePolicy,
-  Decisions,
-  Runtime,
-  RuntimeConfig,
-  SuspendedResult,
+import {
+  type ContinuationStore,
+  type DeadlinePolicy,
+  type Decisions,
+  type Runtime,
+  type RuntimeConfig,
+  type SuspendedResult,
+  sealContinuation,
 } from '@agent-continuations/core';
 import { expect, it } from 'vitest';
 import { durablePlanInput } from './durable-agent';
@@ -19,6 +20,7 @@ export type OnceSetUp = (extra?: Partial<RuntimeConfig>) => Promise<{
   runtime: Runtime;
   store: ContinuationStore;
   runs: { charge: number; notify: number };
+  config: RuntimeConfig;
 }>;
 
 /** Register the `resumeOnce` / `streamOnce` tests of the runtime suite. */
@@ -79,14 +81,28 @@ export function onceTests(setUp: OnceSetUp, sealed: boolean): void {
   });
 
   it('a record already in the store is kept: what is sent never replaces it', async () => {
-    const { runtime, store, runs } = await setUp();
+    const { runtime, store, runs, config } = await setUp();
     const started = await runtime.start('durable', durablePlanInput({ steps: 2, approvals: [0] }));
     if (started.status !== 'suspended') throw new Error(`expected a suspension, got ${started.status}`);
-    await runtime.resume(started.continuation.id, approve(started));
+    // The same continuation with other metadata, sealed anew with the runtime's own secret.
+    const sent = await sealContinuation({ ...started.continuation, metadata: { sent: true } }, config.seal!);
+    expect((await runtime.resumeOnce(sent, approve(started))).status).toBe('completed');
     expect(runs).toEqual({ charge: 1, notify: 1 });
+    const stored = await store.load(started.continuation.id);
+    expect(stored).toMatchObject({ status: 'completed', metadata: {} });
+    expect(stored?.continuation.metadata).toEqual({});
     await expectCode(runtime.resumeOnce(started.continuation, approve(started)), 'CLAIM_CONFLICT');
-    expect((await store.load(started.continuation.id))?.status).toBe('completed');
     expect(runs).toEqual({ charge: 1, notify: 1 });
+  });
+
+  it('a store without saveIfAbsent cannot guard: refused, nothing saved or run', async () => {
+    const { store } = await setUp();
+    const { saveIfAbsent: _, ...without } = store;
+    const { runtime, runs } = await setUp({ store: without });
+    const result = await outside(runtime);
+    await expectCode(runtime.resumeOnce(result.continuation, approve(result)), 'INVALID_OPERATION');
+    expect(await store.load(result.continuation.id)).toBeUndefined();
+    expect(runs).toEqual({ charge: 0, notify: 0 });
   });
 
   it('refuses an altered continuation before saving anything, and one past its deadline', async () => {
