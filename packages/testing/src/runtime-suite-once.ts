@@ -105,12 +105,14 @@ export function onceTests(setUp: OnceSetUp, sealed: boolean): void {
     expect(runs).toEqual({ charge: 0, notify: 0 });
   });
 
-  it('refuses an altered continuation before saving anything, and one past its deadline', async () => {
-    const { runtime, store, runs } = await setUp();
+  it("refuses an altered continuation, another agent's, and one past its deadline, before saving anything", async () => {
+    const { runtime, store, runs, config } = await setUp();
     const result = await outside(runtime, () => 60_000);
     const altered = structuredClone(result.continuation);
     altered.metadata = { forged: true };
     await expectCode(runtime.resumeOnce(altered, approve(result)), 'SEAL_MISMATCH');
+    const stranger = { ...result.continuation, agent: { ...result.continuation.agent, name: 'nobody' } };
+    await expectCode(runtime.resumeOnce(await sealContinuation(stranger, config.seal!), {}), 'NOT_FOUND');
     expect(await store.load(result.continuation.id)).toBeUndefined();
     // The record it saves expires with the deadline of its actions.
     const deadline = result.actions[0]!.deadline;

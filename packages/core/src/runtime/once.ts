@@ -13,17 +13,27 @@ import type { Continuation } from '../format/format';
 import type { ContinuationStore, SaveOptions } from '../stores/store';
 import type { SealConfig } from '../trust/seal';
 
+/** What {@link admitOnce} is given besides the store and the continuation. */
+export interface AdmitOptions {
+  /** The runtime's seal, which the continuation must verify with. */
+  seal: SealConfig | undefined;
+  /** How the runtime saves suspensions. */
+  save: SaveOptions | undefined;
+  /** The runtime's agent of that name; throws `NOT_FOUND` for one it does not have. */
+  agent: (name: string) => unknown;
+}
+
 /**
- * Verify `input` with `seal` and save it in `store` unless a record has its id (that record is
- * kept as it is: what came from outside never replaces it); returns the id to resume under a
- * claim. Past the earliest deadline of its actions it is refused with `EXPIRED`, and a record
- * saved here expires then, so it may be deleted from that time on.
+ * Verify `input` with the runtime's seal and save it in `store` unless a record has its id (that
+ * record is kept as it is: what came from outside never replaces it); returns the id to resume
+ * under a claim. Nothing is saved for a continuation of an agent the runtime does not have. Past
+ * the earliest deadline of its actions it is refused with `EXPIRED`, and a record saved here
+ * expires then, so it may be deleted from that time on.
  */
 export async function admitOnce(
   store: ContinuationStore,
-  seal: SealConfig | undefined,
   input: Continuation | string,
-  save: SaveOptions = {},
+  { seal, save = {}, agent }: AdmitOptions,
 ): Promise<string> {
   if (!seal) {
     throw new ContinuationError(
@@ -38,6 +48,7 @@ export async function admitOnce(
     );
   }
   const continuation = await openContinuation(input, seal);
+  agent(continuation.agent.name);
   const deadline = earliestDeadline(continuation);
   if (deadline !== undefined && deadline <= Date.now()) {
     throw new ContinuationError(

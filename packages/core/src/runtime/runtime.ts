@@ -266,7 +266,7 @@ export function createRuntime(config: RuntimeConfig): Runtime {
   });
 
   const admit = (continuation: Continuation | string, options: ResumeOptions) =>
-    admitOnce(store, config.seal, continuation, options.save ?? config.save);
+    admitOnce(store, continuation, { seal: config.seal, save: options.save ?? config.save, agent });
 
   const runtime: Runtime = {
     store,
