@@ -148,7 +148,8 @@ export interface Runtime {
    * once: it is verified with the runtime's `seal`, saved in the store if its id is new (a record
    * already there is kept, never replaced by what was sent), then resumed under the store's claim
    * as {@link Runtime.resume} does. A second use of it, from another tab or a replayed request,
-   * fails with `CLAIM_CONFLICT` and runs nothing. `EXPIRED` past the deadline of its actions.
+   * fails with `CLAIM_CONFLICT` and runs nothing. `EXPIRED` past the deadline of its actions;
+   * `SEAL_MISMATCH` or `NOT_FOUND` (no such agent) before anything is saved.
    * The guard keeps one record per continuation used (see `store.saveIfAbsent`): deleting one lets
    * its continuation be used again, so delete only those that can no longer be resumed (expired,
    * or sealed with a secret that was retired).
