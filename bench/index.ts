@@ -23,6 +23,7 @@ const sections: Record<string, Section> = {
   imports: () => import('./imports'),
   langgraph: () => import('./langgraph'),
   openai: () => import('./openai'),
+  'replay-guard': () => import('./replay-guard'),
   stores: () => import('./stores'),
   'vercel-ai': () => import('./vercel-ai'),
 };

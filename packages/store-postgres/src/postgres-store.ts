@@ -267,8 +267,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       throw unavailable(error, `A query on ${table}`);
     }
   };
-  const UPSERT = `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
-    VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)
+  const INSERT = `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
+    VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)`;
+  const INSERT_NEW = `${INSERT} ON CONFLICT (id) DO NOTHING`;
+  const UPSERT = `${INSERT}
     ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
       metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
       body = excluded.body, completed = false, failed = false, cancelled = false, error = NULL, claim_owner = NULL,
@@ -353,6 +355,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
     async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
       await query(UPSERT, await upsertValues(continuation, saveOptions));
+    },
+    async saveIfAbsent(continuation: Continuation, saveOptions: SaveOptions = {}) {
+      const { rowCount } = await query(INSERT_NEW, await upsertValues(continuation, saveOptions));
+      return rowCount === 1;
     },
     async load(id: string): Promise<StoredContinuation | undefined> {
       const row = await loadMany(id);

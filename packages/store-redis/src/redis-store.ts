@@ -36,7 +36,18 @@ import {
   summarize,
 } from '@agent-continuations/core/store-kit';
 import { Redis } from 'ioredis';
-import { CANCEL, CLAIM, COMPLETE, DELETE, FAIL, RELEASE, RENEW, RETRY, SAVE } from './scripts';
+import {
+  CANCEL,
+  CLAIM,
+  COMPLETE,
+  DELETE,
+  FAIL,
+  RELEASE,
+  RENEW,
+  RETRY,
+  SAVE,
+  SAVE_IF_ABSENT,
+} from './scripts';
 
 /** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
@@ -76,6 +87,7 @@ export interface RedisStore extends ContinuationStore {
 /** The Lua scripts, as commands defined on the client. */
 interface ScriptCommands {
   continuationStoreSave(...args: string[]): Promise<number>;
+  continuationStoreSaveIfAbsent(...args: string[]): Promise<number>;
   continuationStoreDelete(...args: string[]): Promise<number>;
   continuationStoreClaim(...args: string[]): Promise<[string, string?]>;
   continuationStoreRenew(...args: string[]): Promise<number>;
@@ -125,6 +137,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const { encryption } = options;
   const scripts = [
     ['continuationStoreSave', SAVE, 3],
+    ['continuationStoreSaveIfAbsent', SAVE_IF_ABSENT, 3],
     ['continuationStoreDelete', DELETE, 2],
     ['continuationStoreClaim', CLAIM, 1],
     ['continuationStoreRenew', RENEW, 1],
@@ -209,6 +222,17 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       await ready();
       const args = await saveArgs(continuation, saveOptions);
       await redis.continuationStoreSave(keyOf(continuation.id), `${prefix}seq`, index, ...args);
+    },
+    async saveIfAbsent(continuation: Continuation, saveOptions: SaveOptions = {}) {
+      await ready();
+      const args = await saveArgs(continuation, saveOptions);
+      const saved = await redis.continuationStoreSaveIfAbsent(
+        keyOf(continuation.id),
+        `${prefix}seq`,
+        index,
+        ...args,
+      );
+      return saved === 1;
     },
     async load(id: string): Promise<StoredContinuation | undefined> {
       await ready();

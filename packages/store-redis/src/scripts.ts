@@ -35,6 +35,13 @@ export const SAVE = `
 ${SAVE_FUNCTION}
 return save(KEYS[1], KEYS[2], KEYS[3], unpack(ARGV))`;
 
+/** As {@link SAVE}, only when the record does not exist. Returns 1 when saved, 0 when it existed. */
+export const SAVE_IF_ABSENT = `
+${SAVE_FUNCTION}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+save(KEYS[1], KEYS[2], KEYS[3], unpack(ARGV))
+return 1`;
+
 /** KEYS: record, idx. ARGV: prefix, id. Returns 1 when deleted. */
 export const DELETE = `
 local f = redis.call('HMGET', KEYS[1], 'run_id', 'agent_name')

@@ -162,13 +162,15 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
     db.exec(`ALTER TABLE ${table} ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0`);
   }
 
+  const INSERT = `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
+     VALUES (@id, @runId, @agentName, @metadata, @createdAt, @expiresAt, @body)`;
   const upsert = db.prepare(
-    `INSERT INTO ${table} (id, run_id, agent_name, metadata, created_at, expires_at, body)
-     VALUES (@id, @runId, @agentName, @metadata, @createdAt, @expiresAt, @body)
+    `${INSERT}
      ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, agent_name = excluded.agent_name,
        metadata = excluded.metadata, created_at = excluded.created_at, expires_at = excluded.expires_at,
        body = excluded.body, completed = 0, failed = 0, cancelled = 0, error = NULL, claim_owner = NULL, claim_token = NULL, lease_until = NULL`,
   );
+  const insertNew = db.prepare(`${INSERT} ON CONFLICT (id) DO NOTHING`);
   const select = db.prepare<[{ id: string; now: number }], Row>(
     `SELECT *, ${STATUS} AS status FROM ${table} WHERE id = @id`,
   );
@@ -229,6 +231,9 @@ export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
       capabilities: { leases: true, expiry: true, multiProcess: !db.memory },
       async save(continuation: Continuation, saveOptions: SaveOptions = {}) {
         upsert.run(await row(continuation, saveOptions));
+      },
+      async saveIfAbsent(continuation: Continuation, saveOptions: SaveOptions = {}) {
+        return insertNew.run(await row(continuation, saveOptions)).changes === 1;
       },
       async prepareWrite(write) {
         const next = write.next && (await row(write.next, write.save ?? {}));

@@ -15,6 +15,7 @@ import {
 } from '@agent-continuations/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { durablePlanInput, durableTestAgent } from './durable-agent';
+import { onceTests } from './runtime-suite-once';
 import { createMemoryCheckpointLog } from './simulation/memory-log';
 import { expectCode } from './store-contract-fixtures';
 
@@ -104,6 +105,8 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
     if (result.status !== 'suspended') throw new Error(`expected a suspension, got ${result.status}`);
     return result;
   };
+
+  onceTests(setUp, sealed);
 
   if (logged) {
     it('the inbox never offers an action of a suspension the log has moved past', async () => {

@@ -49,6 +49,17 @@ export function encryptionTests(open: Open, base: () => Continuation): void {
       ).toEqual(['c1']);
     });
 
+    it('encrypts what saveIfAbsent saves, as save does', async (context) => {
+      const opened = await open({ encryption: oldKeys });
+      if (!opened.store.saveIfAbsent) context.skip('the store has no saveIfAbsent');
+      const saved = variant(base(), { id: 'c1' });
+      expect(await opened.store.saveIfAbsent!(saved)).toBe(true);
+      const raw = await rawOf(opened, 'c1');
+      expect(raw).not.toContain(SECRET_TEXT);
+      expect(raw).toContain('enc:v1:k1:');
+      expect((await opened.store.load('c1'))!.continuation).toEqual(saved);
+    });
+
     it('refuses a wrong key, a missing key and a plain reader with DECRYPT_FAILED; listing still works', async () => {
       const opened = await open({ encryption: oldKeys });
       await opened.store.save(variant(base(), { id: 'c1' }));

@@ -23,6 +23,7 @@ import {
   type StoreContractOptions,
 } from './store-contract-harness';
 import { leaseTests } from './store-contract-leases';
+import { saveIfAbsentTests } from './store-contract-save-if-absent';
 
 /**
  * Register the store contract tests for a store.
@@ -69,6 +70,7 @@ export function runStoreContract(
     listTests(open, () => base);
     claimTests(open, () => base, options);
     leaseTests(open, () => base, options);
+    saveIfAbsentTests(open, () => base, options);
     if (options.encryption) encryptionTests(open, () => base);
   });
 }

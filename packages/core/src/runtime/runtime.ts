@@ -32,6 +32,7 @@ import { type SweepOptions, type SweepReport, sweepDeadlines } from '../people/s
 import type { ContinuationStore, ListFilter, SaveOptions, StoredContinuation } from '../stores/store';
 import type { SealConfig } from '../trust/seal';
 import { type CancelledRun, type CancelOptions, cancelStored } from './cancel';
+import { admitOnce } from './once';
 import { type RuntimeAgent, type RuntimeStream, sealedAgent } from './seal';
 import { streamLogged } from './stream';
 
@@ -142,6 +143,36 @@ export interface Runtime {
     decisions?: StoredDecisions,
     options?: ResumeOptions,
   ): Promise<RuntimeStream<Event>>;
+  /**
+   * Resume a continuation that came back from outside the store (a chat that carries it), at most
+   * once: it is verified with the runtime's `seal`, saved in the store if its id is new (a record
+   * already there is kept, never replaced by what was sent), then resumed under the store's claim
+   * as {@link Runtime.resume} does. A second use of it, from another tab or a replayed request,
+   * fails with `CLAIM_CONFLICT` and runs nothing. `EXPIRED` past the deadline of its actions;
+   * `SEAL_MISMATCH` or `NOT_FOUND` (no such agent) before anything is saved.
+   * The guard keeps one record per continuation used (see `store.saveIfAbsent`): deleting one lets
+   * its continuation be used again, so delete only those that can no longer be resumed (expired,
+   * or sealed with a secret that was retired).
+   *
+   * @example
+   * ```ts
+   * const continuation = await continuationFromUIMessages(messages, { seal });
+   * const result = await runtime.resumeOnce(continuation!, (stored) =>
+   *   decisionsFromUIMessages(messages, listActions(stored)),
+   * );
+   * ```
+   */
+  resumeOnce(
+    continuation: Continuation | string,
+    decisions?: StoredDecisions,
+    options?: ResumeOptions,
+  ): Promise<RunResult<unknown>>;
+  /** {@link Runtime.resumeOnce}, streamed as {@link Runtime.stream} is. */
+  streamOnce<Event = AgentStreamEvent<unknown>>(
+    continuation: Continuation | string,
+    decisions?: StoredDecisions,
+    options?: ResumeOptions,
+  ): Promise<RuntimeStream<Event>>;
   /** Pending actions across suspended runs, oldest first; `filter` is the store's, with its cursor. */
   inbox(filter?: Omit<ListFilter, 'status'>): Promise<InboxPage>;
   /** One stored run and its pending actions; `undefined` when the store has no such id. */
@@ -245,7 +276,10 @@ export function createRuntime(config: RuntimeConfig): Runtime {
     ...notice,
   });
 
-  return {
+  const admit = (continuation: Continuation | string, options: ResumeOptions) =>
+    admitOnce(store, continuation, { seal: config.seal, save: options.save ?? config.save, agent });
+
+  const runtime: Runtime = {
     store,
     log,
     owner,
@@ -308,6 +342,16 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       const streaming = running as Parameters<typeof streamStored>[1];
       const run = await streamStored(store, streaming, id, decisions, resumeOptions(options));
       return run as RuntimeStream<Event>;
+    },
+    async resumeOnce(continuation, decisions = {}, options = {}) {
+      return runtime.resume(await admit(continuation, options), decisions, options);
+    },
+    async streamOnce<Event>(
+      continuation: Continuation | string,
+      decisions = {},
+      options: ResumeOptions = {},
+    ) {
+      return runtime.stream<Event>(await admit(continuation, options), decisions, options);
     },
     async inbox(filter = {}) {
       const page = await store.list({ ...filter, status: 'suspended' });
@@ -373,4 +417,5 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       });
     },
   };
+  return runtime;
 }

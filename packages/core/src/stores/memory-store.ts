@@ -100,6 +100,13 @@ export function createMemoryStore(): ContinuationStore {
     async save(continuation: Continuation, options: SaveOptions = {}) {
       save(continuation, options);
     },
+    async saveIfAbsent(continuation: Continuation, options: SaveOptions = {}) {
+      // Validated first, so that a bad expiresAt is refused whether or not the id is taken.
+      summarize(continuation, options.expiresAt);
+      if (rows.has(continuation.id)) return false;
+      save(continuation, options);
+      return true;
+    },
     async load(id) {
       const row = rows.get(id);
       if (!row) return undefined;

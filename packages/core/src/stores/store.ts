@@ -156,6 +156,21 @@ export interface ContinuationStore {
   readonly capabilities: StoreCapabilities;
   /** Save (or replace) a continuation under its `id`, as `suspended`. */
   save(continuation: Continuation, options?: SaveOptions): Promise<void>;
+  /**
+   * Save a continuation as `suspended` only when no record has its `id`, in one atomic step: true
+   * when it was saved, false when a record was there (whatever its status), which is left as it
+   * is. Among concurrent calls for one id exactly one returns true. Unlike {@link save}, it never
+   * resets a claim or a completed record, so "save if absent, then claim" lets exactly one caller
+   * resume a continuation that came back from outside (`runtime.resumeOnce`). Every store of this
+   * library has it; a store without it cannot serve `resumeOnce`.
+   *
+   * @example
+   * ```ts
+   * if (!(await store.saveIfAbsent(continuation))) console.log(`"${continuation.id}" was seen before`);
+   * const claim = await store.claim(continuation.id); // CLAIM_CONFLICT once it was resumed
+   * ```
+   */
+  saveIfAbsent?(continuation: Continuation, options?: SaveOptions): Promise<boolean>;
   /** The continuation and its status, or undefined. */
   load(id: string): Promise<StoredContinuation | undefined>;
   list(filter?: ListFilter): Promise<ListPage>;
