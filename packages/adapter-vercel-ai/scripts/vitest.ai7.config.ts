@@ -25,8 +25,9 @@ const config = mergeConfig(
   }),
 );
 // Only this adapter's tests and its drop-in suite (mergeConfig would add to the workspace's
-// include list, not replace it). The README examples keep their state in SQLite, whose native
-// module is built for the default toolchain's Node, so they run in the default leg only.
+// include list, not replace it). The README examples and the replay guard's tests keep their
+// state in SQLite, whose native module is built for the default toolchain's Node, so they run in
+// the default leg only.
 config.test = {
   ...config.test,
   env: { ...config.test?.env, AI_SDK_LEG: '7' },
@@ -34,7 +35,11 @@ config.test = {
     'packages/adapter-vercel-ai/test/**/*.test.ts',
     'integration/cross-framework/test/dropin-vercel-ai.test.ts',
   ],
-  exclude: ['**/node_modules/**', 'packages/adapter-vercel-ai/test/readme.test.ts'],
+  exclude: [
+    '**/node_modules/**',
+    'packages/adapter-vercel-ai/test/readme.test.ts',
+    'packages/adapter-vercel-ai/test/stateless-once.test.ts',
+  ],
 };
 
 export default config;
