@@ -63,8 +63,8 @@ export interface ChatRouteOptions<Output, CallOptions> extends ChatStreamOptions
  * A `POST` handler for `useChat`: the body is `{ id, messages }` as `DefaultChatTransport` sends
  * it. New messages start a run; approval responses resume this chat's waiting suspension exactly
  * once. A post for approvals already decided (a second tab, the console, a signed link) gets 409,
- * one for a chat or user that has no such suspension 404, a decision the action's policy does not
- * allow 403, a malformed body 400; nothing runs.
+ * one for a chat or user that has no such suspension 404, one that waited past its deadline 410,
+ * a decision the action's policy does not allow 403, a malformed body 400; nothing runs.
  *
  * The other options are those of `createAgentUIStreamResponse` ({@link ChatStreamOptions}).
  *
@@ -115,8 +115,15 @@ export function chatRoute<Output, CallOptions>(
 
 /** The status of a refusal made before anything ran; undefined for a failure the app should see. */
 function statusOf(error: unknown): number | undefined {
-  if (isContinuationError(error, 'CLAIM_CONFLICT') || isContinuationError(error, 'UNKNOWN_ACTION'))
+  // Decided elsewhere, or the run went on without this record.
+  if (
+    isContinuationError(error, 'CLAIM_CONFLICT') ||
+    isContinuationError(error, 'UNKNOWN_ACTION') ||
+    isContinuationError(error, 'STATE_MISMATCH')
+  )
     return 409;
+  // It waited past its deadline.
+  if (isContinuationError(error, 'EXPIRED')) return 410;
   if (isContinuationError(error, 'NOT_FOUND')) return 404;
   // The action's own policy forbids that decision (e.g. only `reject` is allowed in chat).
   if (isContinuationError(error, 'DECISION_NOT_ALLOWED')) return 403;

@@ -54,7 +54,8 @@ const USER_KEY = 'userId';
  * starts a run whose suspension is saved under the chat; a post of approval responses resumes the
  * suspension of this chat and user that waits for them, exactly once. Refusals are typed:
  * `NOT_FOUND` (no such suspension in this chat for this user), `CLAIM_CONFLICT` (decided already,
- * in another tab or elsewhere); {@link chatRoute} answers them with 404 and 409.
+ * in another tab or elsewhere), `EXPIRED` (it waited past its deadline); {@link chatRoute} answers
+ * them with 404, 409 and 410.
  *
  * @example
  * ```ts
@@ -140,8 +141,14 @@ export function chatAgent<Output, CallOptions>(
     const answers = (actions: readonly Action[]) => actions.some((action) => answered(action, responses));
     const waiting = (await records('suspended')).find((stored) => answers(listActions(stored.continuation)));
     if (!waiting) {
-      const decided = (await records()).some((stored) => answers(listActions(stored.continuation)));
-      throw decided
+      const found = (await records()).find((stored) => answers(listActions(stored.continuation)));
+      if (found?.status === 'expired') {
+        throw new ContinuationError(
+          'EXPIRED',
+          'These approvals waited past their deadline, so nothing was run. Reload the chat to see where it stands.',
+        );
+      }
+      throw found
         ? new ContinuationError(
             'CLAIM_CONFLICT',
             'These approvals were already decided (in another tab, or elsewhere). Reload the chat to see where it stands.',

@@ -331,6 +331,23 @@ describe('chatAgent in createAgentUIStreamResponse', () => {
   });
 });
 
+describe('a deadline', () => {
+  it('an approval that waited past its expiry gets 410 with a message the client shows; nothing runs', async () => {
+    const { ran, route, tab, store, suspended } = await app('bank');
+    const chat = tab('late-1');
+    const approval = await ask(chat, 'Send 500 EUR to Bob');
+    const [waiting] = await suspended('late-1');
+    const stored = await store.load(waiting!.id);
+    await store.save(stored!.continuation, { expiresAt: new Date(Date.now() - 1_000) });
+    await click(chat, approval, true);
+    expect(chat.status).toBe('error');
+    expect(chat.error?.message).toMatch(/waited past their deadline/);
+    expect(route.statuses).toEqual([200, 410]);
+    expect(ran).toEqual([]);
+    await route.close();
+  });
+});
+
 describe("an action's policy", () => {
   it('a decision the policy forbids gets 403 with the reason, runs nothing, and leaves the approval waiting', async () => {
     const { ran, route, tab, suspended } = await app(
