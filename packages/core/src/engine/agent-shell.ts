@@ -198,15 +198,23 @@ export function createAgentShell(config: AgentShellConfig): AgentShell {
 
   const upgrade = config.upgrade ?? ((continuation: Continuation) => continuation);
 
+  /** Drift and decisions of a continuation already upgraded, its decisions already shaped. */
+  async function checkUpgraded(
+    continuation: Continuation,
+    decisions: Decisions,
+    options: Pick<RunOptions, 'allowChangedAgent'> = {},
+  ): Promise<void> {
+    await resumable(continuation, decisions, options);
+    await checkDecisions(continuation, decisions, tools, options);
+  }
+
   async function check(
     given: Continuation,
     decisions: Decisions,
     options: Pick<RunOptions, 'allowChangedAgent'> = {},
   ): Promise<void> {
     checkDecisionsShape(decisions);
-    const continuation = upgrade(given);
-    await resumable(continuation, decisions, options);
-    await checkDecisions(continuation, decisions, tools, options);
+    await checkUpgraded(upgrade(given), decisions, options);
   }
 
   async function sealed<T>(running: Promise<T>): Promise<T> {
@@ -253,7 +261,7 @@ export function createAgentShell(config: AgentShellConfig): AgentShell {
       const continuation = upgrade(parsed);
       // A parent resuming this child checked it with these decisions already, with its whole
       // tree; checking again at every level would cost the depth squared.
-      if (!isCheckedWith(input, decisions)) await check(continuation, decisions, options);
+      if (!isCheckedWith(input, decisions)) await checkUpgraded(continuation, decisions, options);
       const state = stateFromContinuation(continuation, await agentRef());
       // Native data is for the framework that wrote it; another one's would be stale once this runs.
       const native =
