@@ -27,7 +27,7 @@ import { BaseCheckpointSaver, Command, DeltaChannel, type MemorySaver } from '@l
 import { type Children, childrenOf } from './children';
 import { actionsById, splitDecisions } from './decision-routing';
 import { type ChunkSink, type GraphStream, SINK, type StreamMode } from './drive-graph';
-import { type GraphState, importState, rootCheckpointId } from './graph-state';
+import { type GraphState, importState, newestRootId, rootCheckpointId } from './graph-state';
 import { type InterruptResume, type OwnResume, ownResume, resumeValues } from './interrupts';
 import { toLangChainMessages } from './messages';
 import { upgradePolicies } from './policies';
@@ -416,10 +416,13 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
   async function movedOn(continuation: Continuation): Promise<boolean> {
     if (!target || continuation.agent.framework !== 'langgraph' || continuation.state === undefined)
       return false;
-    const made = (continuation.state as { thread?: unknown }).thread;
+    const { thread: made, checkpoints } = continuation.state as { thread?: unknown; checkpoints?: unknown };
+    // Views ask this of every listed record: the checkpoint ids are read as they are, not imported
+    // (a state too malformed to read them from is refused when it is resumed).
+    if (!Array.isArray(checkpoints)) return false;
     const threadId = options.threadId ?? (typeof made === 'string' ? made : continuation.runId);
-    const { state } = importState(continuation.state, threadId, nodeNames, false, continuation);
-    return (await movedFrom(new ThreadSaver(target, keepHistory), threadId, state)) !== undefined;
+    const ours = newestRootId(checkpoints.filter(isCheckpointRef));
+    return (await movedFrom(new ThreadSaver(target, keepHistory), threadId, ours)) !== undefined;
   }
 
   async function resume(
@@ -581,19 +584,18 @@ export function fromGraph(graph: Wrappable, options: FromGraphOptions): GraphAge
  * newer checkpoint (the thread was resumed natively, or this continuation was resumed already),
  * resuming it would run its decided calls again, so it is refused before anything runs.
  */
-/** The thread's newest checkpoint when it is newer than the continuation's own: the thread moved on. */
+/** The thread's newest checkpoint when it is newer than the continuation's own (`ours`): it moved on. */
 async function movedFrom(
   saver: ThreadSaver,
   threadId: string,
-  state: GraphState,
+  ours: string | undefined,
 ): Promise<{ ours: string; newest: string } | undefined> {
-  const ours = rootCheckpointId(state);
   const newest = await saver.newest(threadId);
   return ours !== undefined && newest !== undefined && newest > ours ? { ours, newest } : undefined;
 }
 
 async function refuseMovedThread(saver: ThreadSaver, threadId: string, state: GraphState): Promise<void> {
-  const moved = await movedFrom(saver, threadId, state);
+  const moved = await movedFrom(saver, threadId, rootCheckpointId(state));
   if (!moved) return;
   const { ours, newest } = moved;
   throw new ContinuationError(
@@ -634,4 +636,10 @@ function ownExtrasOnly(messages: readonly Message[]): Message[] {
     const parts = (top.content as Array<{ providerMetadata?: JsonObject }>).map(keepOwn);
     return { ...top, content: parts } as Message;
   });
+}
+
+/** A saved checkpoint's namespace and id, as a LangGraph state lists them. */
+function isCheckpointRef(value: unknown): value is { ns: string; id: string } {
+  const ref = value as { ns?: unknown; id?: unknown } | null;
+  return typeof ref === 'object' && ref !== null && typeof ref.ns === 'string' && typeof ref.id === 'string';
 }

@@ -368,7 +368,12 @@ export function importState(
 
 /** The newest checkpoint id of the root namespace the state holds. */
 export function rootCheckpointId(state: GraphState): string | undefined {
-  return state.checkpoints
+  return newestRootId(state.checkpoints);
+}
+
+/** The newest id among `checkpoints` of the root namespace. */
+export function newestRootId(checkpoints: readonly { ns: string; id: string }[]): string | undefined {
+  return checkpoints
     .filter((saved) => saved.ns === '')
     .map((saved) => saved.id)
     .sort()
