@@ -164,9 +164,8 @@ export function consoleContext(options: ConsoleOptions): ConsoleContext {
       ),
     noRun,
     async waiting(stored) {
-      if (stored.status !== 'suspended') return false;
-      if (!runtime) return true;
-      return ((await runtime.get(stored.id))?.actions.length ?? 0) > 0;
+      if (!runtime) return stored.status === 'suspended';
+      return runtime.waiting(stored);
     },
     async formToken(c) {
       // A page with several forms sets the cookie once: every form's token binds the same nonce.

@@ -178,6 +178,18 @@ export interface Runtime {
   /** One stored run and its pending actions; `undefined` when the store has no such id. */
   get(id: string): Promise<RunView | undefined>;
   /**
+   * Whether a stored record waits: suspended, and its run has not moved past it (in the
+   * checkpoint log, after a resume that died midway; or outside the library, as its agent's
+   * `movedOn` tells). What the inbox, `get` and the console offer actions for.
+   *
+   * @example
+   * ```ts
+   * const stored = await runtime.store.load(id);
+   * if (stored && (await runtime.waiting(stored))) showForm(stored);
+   * ```
+   */
+  waiting(stored: StoredContinuation): Promise<boolean>;
+  /**
    * Go on with the runs the log knows whose worker died (needs a log); see `recover`. With `runId`,
    * take over that one run now (its lease must have lapsed, else `CLAIM_CONFLICT`), as a retried
    * job does; its suspension is saved and notified.
@@ -226,6 +238,8 @@ export function createRuntime(config: RuntimeConfig): Runtime {
     // Or the run went on outside the library (a LangGraph thread resumed natively).
     return (await agents[stored.continuation.agent.name]?.movedOn?.(stored.continuation)) === true;
   };
+  const waiting = async (stored: StoredContinuation): Promise<boolean> =>
+    stored.status === 'suspended' && !(await movedPast(stored));
   const owner = config.owner ?? crypto.randomUUID();
   const agents: Record<string, RuntimeAgent> = {};
   const given = Array.isArray(config.agents)
@@ -358,8 +372,8 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       const items: InboxItem[] = [];
       for (const summary of page.items) {
         const stored = await store.load(summary.id);
-        if (stored?.status !== 'suspended') continue; // Claimed or settled since it was listed.
-        if (await movedPast(stored)) continue; // Settled by the next recovery.
+        // Claimed or settled since it was listed, or a suspension its run has moved past.
+        if (!stored || !(await waiting(stored))) continue;
         const { actions } = await suspendNotice(current(stored.continuation), notice);
         for (const action of actions) {
           const { id: continuationId, runId, agentName, metadata, createdAt } = stored;
@@ -372,9 +386,9 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       const stored = await store.load(id);
       if (!stored) return undefined;
       const { actions } = await suspendNotice(current(stored.continuation), notice);
-      const waiting = stored.status === 'suspended' && !(await movedPast(stored));
-      return { ...stored, actions: waiting ? actions : [] };
+      return { ...stored, actions: (await waiting(stored)) ? actions : [] };
     },
+    waiting,
     async recover(options = {}) {
       if (!log) {
         throw new ContinuationError(
