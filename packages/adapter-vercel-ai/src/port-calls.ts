@@ -9,6 +9,7 @@ import { type AnySettings, instructionsOf, LOOP_ONLY_KEYS, prepareStepOf, STEP_C
 import { type Accepted, inputSchemaOf, notingSchema } from './input-schemas';
 import { type StepParts, toResponse } from './model-response';
 import type { OpenCall } from './open-call';
+import { PER_CALL_SETTINGS } from './settings';
 
 /** The request a call's next step answers, with its prompt. */
 export interface Current {
@@ -23,26 +24,7 @@ export interface Current {
  */
 const SEGMENT_SAFE = new Set<string>([
   ...LOOP_ONLY_KEYS,
-  'model',
-  'maxOutputTokens',
-  'temperature',
-  'topP',
-  'topK',
-  'presencePenalty',
-  'frequencyPenalty',
-  'stopSequences',
-  'seed',
-  'maxRetries',
-  'headers',
-  'providerOptions',
-  'toolChoice',
-  'activeTools',
-  'experimental_activeTools',
-  'allowSystemInMessages',
-  'experimental_download',
-  'experimental_include',
-  'include',
-  '_internal',
+  ...PER_CALL_SETTINGS,
   'experimental_context',
   'onError',
   'includeRawChunks',

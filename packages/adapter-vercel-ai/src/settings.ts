@@ -7,11 +7,10 @@
 import { ContinuationError } from '@agent-continuations/core';
 
 /**
- * Settings each model call receives as they are (the SDK applies them to that call), or that the
- * adapter applies itself the SDK's way.
+ * Settings each SDK call takes as they are and applies to that call alone: honoured, and as safe
+ * in one call kept open across a segment's steps as in one call per step.
  */
-const HONOURED = new Set([
-  // the model call
+export const PER_CALL_SETTINGS = [
   'model',
   'maxOutputTokens',
   'temperature',
@@ -23,20 +22,29 @@ const HONOURED = new Set([
   'seed',
   'maxRetries',
   'headers',
-  'timeout',
-  'reasoning',
   'providerOptions',
   'toolChoice',
   'activeTools',
   'experimental_activeTools',
-  'toolOrder',
   'allowSystemInMessages',
-  'experimental_telemetry',
-  'telemetry',
   'experimental_download',
   'experimental_include',
   'include',
   '_internal',
+] as const;
+
+/**
+ * Settings each model call receives as they are (the SDK applies them to that call), or that the
+ * adapter applies itself the SDK's way.
+ */
+const HONOURED = new Set<string>([
+  // the model call
+  ...PER_CALL_SETTINGS,
+  'timeout',
+  'reasoning',
+  'toolOrder',
+  'experimental_telemetry',
+  'telemetry',
   'experimental_refineToolInput',
   'repairToolCall',
   'experimental_repairToolCall',
