@@ -65,6 +65,7 @@ export function agentModelPort(agent: Agent<any, any>, options: PortOptions): Mo
   };
   /** The handoffs offered this call: each whose `isEnabled` says so now, as the SDK asks it every turn. */
   const offered = async (req: ModelRequest) => {
+    if (handoffs.size === 0) return [];
     const runContext = new RunContext(options.context);
     const made = req.tools.flatMap((tool) => handoffs.get(tool.name) ?? []);
     const enabled = await Promise.all(made.map((one) => one.isEnabled({ runContext, agent })));
