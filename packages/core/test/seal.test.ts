@@ -1,5 +1,6 @@
 import {
   type Continuation,
+  canonicalJson,
   isContinuationError,
   openContinuation,
   parseContinuation,
@@ -194,12 +195,36 @@ describe('seal edges', () => {
     ).resolves.toBeDefined();
   });
 
-  it('the frozen fixture sealed before keyId was covered still verifies (its keyId is a label only)', async () => {
-    const text = validFixture('sealed-approval.json');
-    await expect(openContinuation(text, { secret: FIXTURE_SEAL_SECRET })).resolves.toBeDefined();
-    const relabelled = JSON.parse(text);
-    relabelled.metadata = { tenant: 'mallory' };
-    expect(await codeOf(openContinuation(relabelled, { secret: FIXTURE_SEAL_SECRET }))).toBe('SEAL_MISMATCH');
+  it('a MAC over any other encoding than the sealed text is refused: SEAL_MISMATCH', async () => {
+    // Two encodings a seal could plausibly have been made over: the continuation without its
+    // seal (keyId not covered), and the seal covered but every key sorted, payloads included.
+    // Metadata in unsorted order, so that sorting every key changes the bytes.
+    const continuation = { ...(await suspendedNested()), metadata: { zeta: 1, alpha: 2 } };
+    const sealed = await sealContinuation(continuation, { secret: SECRET, keyId: 'k1' });
+    const { seal, ...body } = sealed;
+    const key = await crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(SECRET),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    const macOver = async (value: unknown) => {
+      const bytes = new Uint8Array(
+        await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(canonicalJson(value))),
+      );
+      return btoa(String.fromCharCode(...bytes))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+    };
+    const header = { alg: seal!.alg, keyId: seal!.keyId };
+    for (const covered of [body, { ...body, seal: header }]) {
+      const forged = { ...body, seal: { ...header, mac: await macOver(covered) } };
+      expect(forged.seal.mac).not.toBe(seal!.mac);
+      expect(await codeOf(verifySeal(forged as Continuation, SECRET))).toBe('SEAL_MISMATCH');
+    }
+    await expect(verifySeal(sealed, SECRET)).resolves.toBeUndefined();
   });
 });
 

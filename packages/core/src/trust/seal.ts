@@ -2,14 +2,11 @@
  * Sealing: an HMAC-SHA256 over the canonical encoding of a continuation, covering everything that
  * is read (the seal's own `alg` and `keyId` included; only the MAC itself is left out), so a
  * tampered continuation, a changed tool argument or a relabelled key fails loudly. Web Crypto only.
- *
- * Seals made before `keyId` was covered (the MAC over the continuation without its seal) still
- * verify, so continuations sealed by earlier releases stay readable; for those, `keyId` is a label
- * only. A MAC is compared as bytes, and only its canonical base64url text is accepted.
+ * A MAC is compared as bytes, and only its canonical base64url text is accepted.
  */
 
 import { ContinuationError } from '../errors';
-import { canonicalJson, continuationText } from '../format/canonical';
+import { continuationText } from '../format/canonical';
 import type { Continuation, Seal } from '../format/format';
 
 /** A sealing secret: text (UTF-8 encoded) or raw bytes. */
@@ -108,12 +105,6 @@ export async function verifySeal(
     }
     const current = encode(sealedText(body, header));
     for (const key of keys) if (await crypto.subtle.verify('HMAC', key, mac, current)) return;
-    // A seal from a release whose MAC sorted the payloads' keys too.
-    const sorted = encode(canonicalJson({ ...body, seal: header }, { strict: true }));
-    for (const key of keys) if (await crypto.subtle.verify('HMAC', key, mac, sorted)) return;
-    // A seal from a release that did not cover the seal's own fields.
-    const legacy = encode(canonicalJson(body, { strict: true }));
-    for (const key of keys) if (await crypto.subtle.verify('HMAC', key, mac, legacy)) return;
   }
   throw new ContinuationError(
     'SEAL_MISMATCH',
