@@ -116,7 +116,7 @@ async function app(
   const tab = (chat: string, messages?: UIMessage[]) => new TestChat(route.url, chat, messages);
   const suspended = async (chat: string) =>
     (await store.list({ status: 'suspended', metadata: { chatId: chat } })).items;
-  return { ran, runtime, store, route, tab, suspended };
+  return { ran, runtime, store, route, tab, suspended, agent: all[name] };
 }
 
 /** Ask, and wait for the approval the run stops on. */
@@ -344,6 +344,23 @@ describe('a deadline', () => {
     expect(chat.error?.message).toMatch(/waited past their deadline/);
     expect(route.statuses).toEqual([200, 410]);
     expect(ran).toEqual([]);
+    await route.close();
+  });
+});
+
+describe('a run that went on without its record', () => {
+  it('an approval of a record its agent says was moved past gets 409 with a message; nothing runs', async () => {
+    const { ran, route, tab, agent, suspended } = await app('bank');
+    const chat = tab('moved-1');
+    const approval = await ask(chat, 'Send 500 EUR to Bob');
+    // What a log or a natively resumed thread would tell: the run went on elsewhere.
+    Object.assign(agent, { movedOn: async () => true });
+    await click(chat, approval, true);
+    expect(chat.status).toBe('error');
+    expect(chat.error?.message).toMatch(/went on without it/);
+    expect(route.statuses).toEqual([200, 409]);
+    expect(ran).toEqual([]);
+    expect(await suspended('moved-1')).toHaveLength(1);
     await route.close();
   });
 });
