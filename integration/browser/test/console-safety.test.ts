@@ -59,14 +59,15 @@ describe("the console in Chromium: safety and the person's view", () => {
     await bea.goto(`${app.url}/runs/${own.id}`);
     const target = (await formTarget(bea))!;
     const token = new URL(target, app.url).searchParams.get('csrf')!;
-    const post = async (id: string, form: Record<string, string>) => {
-      const response = await bea.request.post(`${app.url}/runs/${id}/decide?csrf=${token}`, {
+    const send = async (url: string, form: Record<string, string>) => {
+      const response = await bea.request.post(`${url}?csrf=${token}`, {
         form,
         headers: { origin: new URL(app.url).origin },
         maxRedirects: 0,
       });
       return { status: response.status(), body: await response.text() };
     };
+    const post = (id: string, form: Record<string, string>) => send(`${app.url}/runs/${id}/decide`, form);
     for (const form of [
       {},
       { [`decision:${theirs.actions[0]}`]: 'bogus' },
@@ -86,6 +87,17 @@ describe("the console in Chromium: safety and the person's view", () => {
     const [linkTheirs, linkNone] = [await bea.goto(link[0]!), await bea.goto(link[1]!)];
     expect(linkTheirs?.status()).toBe(404);
     expect(linkNone?.status()).toBe(404);
+    // The link posted, and the run ended with a reason within and past its bound: the same.
+    const [linkPosted, linkNonePosted] = [await send(link[0]!, {}), await send(link[1]!, {})];
+    expect(linkPosted.status).toBe(404);
+    expect(linkPosted.body).toBe(linkNonePosted.body);
+    for (const reason of ['not ours', 'x'.repeat(3000)]) {
+      const cancel = (id: string) => send(`${app.url}/runs/${id}/cancel`, { reason });
+      const [answer, nothing] = [await cancel(theirs.id), await cancel('no-such-run')];
+      expect(answer.status).toBe(404);
+      expect(answer.body).toBe(nothing.body);
+    }
+    expect((await app.store.load(theirs.id))?.status).toBe('suspended');
     expect(app.sent).toEqual([]);
 
     // Ann of tenant A decides; Bea still learns nothing, Ann is told who decided.
