@@ -396,5 +396,9 @@ describe("the console in Chromium: safety and the person's view", () => {
     expect(firstRecord).toContain('"sent":150');
     expect(firstRecord).toContain('Result of transfer:');
     expect(await text(ann)).not.toContain('No decisions yet');
+    // Nothing on the decided record is offered as pending.
+    expect(await ann.getByRole('heading', { name: 'Pending actions' }).count()).toBe(0);
+    expect(await ann.getByRole('heading', { name: 'Actions it waited for' }).count()).toBe(1);
+    expect(await ann.locator('form[method="post"]').count()).toBe(0);
   });
 });
