@@ -165,6 +165,12 @@ describe("the console in Chromium: safety and the person's view", () => {
     );
     expect(crossSite).toBe(403);
     expect(await text(ann)).toContain('not sent from this console');
+    const links = createApprovalLinks({ secret: SECRET, baseUrl: app.url });
+    const approveLink = await links.url(theirs.id, theirs.actions[0]!, 'approve');
+    const crossSiteLink = await attackerPost(ann, 'http://elsewhere.example', approveLink, {
+      reason: 'x'.repeat(20_000),
+    });
+    expect(crossSiteLink).toBe(403);
 
     // Bea's own form, with her token, sent oversized to another tenant's run: the gate answers first.
     const bea = await pageOf('bea@b');
@@ -201,6 +207,13 @@ describe("the console in Chromium: safety and the person's view", () => {
     const refused = ann.waitForResponse((response) => response.request().method() === 'POST');
     await action.getByRole('button', { name: /^Approve/ }).click();
     expect((await refused).status()).toBe(422);
+    expect(await text(ann)).toContain('longer than 2000 characters');
+    // The same bound on a reject link's reason.
+    await ann.goto(await links.url(theirs.id, theirs.actions[1]!, 'reject'));
+    await ann.getByLabel('Reason').fill('r'.repeat(2001));
+    const linkRefused = ann.waitForResponse((response) => response.request().method() === 'POST');
+    await ann.getByRole('button', { name: 'Reject' }).click();
+    expect((await linkRefused).status()).toBe(422);
     expect(await text(ann)).toContain('longer than 2000 characters');
     expect(app.sent.filter((each) => each.to.startsWith('Order'))).toEqual([]);
     expect((await app.store.load(theirs.id))?.status).toBe('suspended');
