@@ -172,17 +172,18 @@ describe("the console in Chromium: safety and the person's view", () => {
     });
     expect(crossSiteLink).toBe(403);
 
-    // Bea's own form, with her token, sent oversized to another tenant's run: the gate answers first.
+    // Bea's own form, with her token, sent oversized to another tenant's run (to decide it or to
+    // end it): the gate answers first.
     const bea = await pageOf('bea@b');
-    const oversized = async (id: string) => {
+    const oversized = async (id: string, route: 'decide' | 'cancel') => {
       await bea.goto(`${app.url}/runs/${own.id}`);
       const posted = bea.waitForResponse((response) => response.request().method() === 'POST');
       await bea.evaluate(
-        ({ id, size }) => {
+        ({ id, route, size }) => {
           const form = document.querySelector('form[method="post"]') as HTMLFormElement;
           form.action = form.action.replace(
             /\/runs\/[^/?]+\/decide/,
-            `/runs/${encodeURIComponent(id)}/decide`,
+            `/runs/${encodeURIComponent(id)}/${route}`,
           );
           const filler = document.createElement('input');
           filler.type = 'hidden';
@@ -191,14 +192,16 @@ describe("the console in Chromium: safety and the person's view", () => {
           form.append(filler);
           form.submit();
         },
-        { id, size: 20_000 },
+        { id, route, size: 20_000 },
       );
       const response = await posted;
       return { status: response.status(), body: await text(bea) };
     };
-    const [toTheirs, toNone] = [await oversized(theirs.id), await oversized('no-such-run')];
-    expect(toTheirs.status).toBe(404);
-    expect(toTheirs).toEqual(toNone);
+    for (const route of ['decide', 'cancel'] as const) {
+      const [toTheirs, toNone] = [await oversized(theirs.id, route), await oversized('no-such-run', route)];
+      expect(toTheirs.status).toBe(404);
+      expect(toTheirs).toEqual(toNone);
+    }
 
     // Within the body limit, a reason longer than its bound is refused and nothing runs.
     await ann.goto(`${app.url}/runs/${theirs.id}`);
