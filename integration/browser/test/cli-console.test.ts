@@ -1,5 +1,6 @@
 /**
- * `agent-continuations console` as a person starts it, driven in Chromium: issue 21 items 7 and 8.
+ * `agent-continuations console` as a person starts it, driven in Chromium: issue 21 items 7 and 8,
+ * and item 4 across two console processes over one store.
  * The command line runs as a subprocess on a SQLite store with its test agents (their tool runs
  * are counted in a file every process appends to); Chromium maps `evil.example` to 127.0.0.1, as a
  * DNS rebinding attacker's name resolves.
@@ -107,7 +108,71 @@ describe('agent-continuations console in Chromium', () => {
     child.kill('SIGTERM');
     await once(child, 'exit');
   });
+
+  it('item 4: two console processes over one store: the one that did not decide names who did, from the store, and runs nothing', async () => {
+    const file = join(ws.dir, 'two.db');
+    const run = await suspendedHr(file);
+    const [action] = listActions(run);
+    const ran = ws.runs();
+    const consoles = [consoleProcess(`sqlite:${file}`, 'ann'), consoleProcess(`sqlite:${file}`, 'bob')];
+    others.push(...consoles);
+    const [annAt, bobAt] = await Promise.all(consoles.map((each) => address(each)));
+    const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
+    try {
+      const [ann, bob] = await Promise.all(contexts.map((context) => context.newPage()));
+      await Promise.all([ann!.goto(`${annAt}runs/${run.id}`), bob!.goto(`${bobAt}runs/${run.id}`)]);
+      const approve = (page: Page) =>
+        page
+          .locator(`fieldset[id="action-${action!.id}"]`)
+          .getByRole('button', { name: /^Approve/ })
+          .click();
+      await approve(ann!);
+      await ann!.waitForURL(/outcome=suspended/);
+      expect(ws.runs()).toEqual({ ...ran, update_salary: (ran.update_salary ?? 0) + 1 });
+
+      const lost = bob!.waitForResponse((response) => response.request().method() === 'POST');
+      await approve(bob!);
+      expect((await lost).status()).toBe(409);
+      const said = await bob!.locator('body').textContent();
+      expect(said).toContain('Already decided');
+      expect(said).toContain('Decided by ann');
+      expect(ws.runs()).toEqual({ ...ran, update_salary: (ran.update_salary ?? 0) + 1 });
+    } finally {
+      await Promise.all(contexts.map((context) => context.close()));
+      for (const each of consoles) each.kill('SIGTERM');
+      await Promise.all(consoles.map((each) => (each.exitCode === null ? once(each, 'exit') : undefined)));
+    }
+  });
 });
+
+/** The consoles started by a test besides `child`, stopped at the end whatever happened. */
+const others: ChildProcessWithoutNullStreams[] = [];
+afterAll(() => {
+  for (const each of others) if (each.exitCode === null) each.kill('SIGKILL');
+});
+
+/** `agent-continuations console` on a free port over `store`, deciding as `user`. */
+function consoleProcess(store: string, user: string): ChildProcessWithoutNullStreams {
+  return spawn(
+    process.execPath,
+    [
+      '--conditions=@agent-continuations/source',
+      '--import',
+      TSX,
+      join(CLI, 'src/bin.ts'),
+      'console',
+      '--store',
+      store,
+      '--agents',
+      AGENTS,
+      '--port',
+      '0',
+      '--user',
+      user,
+    ],
+    { env: { ...process.env, CLI_TEST_RUNS: process.env.CLI_TEST_RUNS! } },
+  );
+}
 
 /** A run of the command line's `hr` agent waiting for its salary approval, saved at `path`. */
 async function suspendedHr(path: string): Promise<Continuation> {

@@ -1,8 +1,9 @@
 /**
  * The console's safety and the person's view in Chromium: two tenants an `authorize` separates,
- * bounded bodies and client errors, DNS rebinding (a host name mapped to 127.0.0.1 in the browser),
- * `basePath` everywhere, a failed hand-off that a retry gets through, edits that are never dropped,
- * and what a decided run shows. The console runs over a runtime with a SQLite store and log.
+ * bounded bodies read only after the token and the gate, client errors, DNS rebinding (a host name
+ * mapped to 127.0.0.1 in the browser), `basePath` everywhere, a failed hand-off that a retry gets
+ * through, a second console over the same database, edits that are never dropped, and what a
+ * decided run shows. The console runs over a runtime with a SQLite store and log.
  */
 import { createApprovalLinks } from '@agent-continuations/core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -58,14 +59,15 @@ describe("the console in Chromium: safety and the person's view", () => {
     await bea.goto(`${app.url}/runs/${own.id}`);
     const target = (await formTarget(bea))!;
     const token = new URL(target, app.url).searchParams.get('csrf')!;
-    const post = async (id: string, form: Record<string, string>) => {
-      const response = await bea.request.post(`${app.url}/runs/${id}/decide?csrf=${token}`, {
+    const send = async (url: string, form: Record<string, string>) => {
+      const response = await bea.request.post(`${url}?csrf=${token}`, {
         form,
         headers: { origin: new URL(app.url).origin },
         maxRedirects: 0,
       });
       return { status: response.status(), body: await response.text() };
     };
+    const post = (id: string, form: Record<string, string>) => send(`${app.url}/runs/${id}/decide`, form);
     for (const form of [
       {},
       { [`decision:${theirs.actions[0]}`]: 'bogus' },
@@ -85,6 +87,17 @@ describe("the console in Chromium: safety and the person's view", () => {
     const [linkTheirs, linkNone] = [await bea.goto(link[0]!), await bea.goto(link[1]!)];
     expect(linkTheirs?.status()).toBe(404);
     expect(linkNone?.status()).toBe(404);
+    // The link posted, and the run ended with a reason within and past its bound: the same.
+    const [linkPosted, linkNonePosted] = [await send(link[0]!, {}), await send(link[1]!, {})];
+    expect(linkPosted.status).toBe(404);
+    expect(linkPosted.body).toBe(linkNonePosted.body);
+    for (const reason of ['not ours', 'x'.repeat(3000)]) {
+      const cancel = (id: string) => send(`${app.url}/runs/${id}/cancel`, { reason });
+      const [answer, nothing] = [await cancel(theirs.id), await cancel('no-such-run')];
+      expect(answer.status).toBe(404);
+      expect(answer.body).toBe(nothing.body);
+    }
+    expect((await app.store.load(theirs.id))?.status).toBe('suspended');
     expect(app.sent).toEqual([]);
 
     // Ann of tenant A decides; Bea still learns nothing, Ann is told who decided.
@@ -134,6 +147,79 @@ describe("the console in Chromium: safety and the person's view", () => {
     expect((await ann.goto(`${app.url}/?cursor=garbage`))?.status()).toBe(400);
     expect(await text(ann)).toContain('cursor is not one this inbox gave');
     expect(app.sent.filter((each) => each.to.startsWith('Limits'))).toEqual([]);
+  });
+
+  it("item 5: the token and the gate come before the body: an oversized form from another site is 403, one to another tenant's run is 404, a reason past its bound is 422", async () => {
+    const theirs = await app.start('a', 'Order');
+    const own = await app.start('b', 'Own');
+    // A page of another site auto-submits an oversized approval: refused before its body is read.
+    const ann = await pageOf('ann@a');
+    const crossSite = await attackerPost(
+      ann,
+      'http://elsewhere.example',
+      `${app.url}/runs/${theirs.id}/decide`,
+      {
+        [`decision:${theirs.actions[0]}`]: 'approve',
+        [`reason:${theirs.actions[0]}`]: 'x'.repeat(20_000),
+      },
+    );
+    expect(crossSite).toBe(403);
+    expect(await text(ann)).toContain('not sent from this console');
+    const links = createApprovalLinks({ secret: SECRET, baseUrl: app.url });
+    const approveLink = await links.url(theirs.id, theirs.actions[0]!, 'approve');
+    const crossSiteLink = await attackerPost(ann, 'http://elsewhere.example', approveLink, {
+      reason: 'x'.repeat(20_000),
+    });
+    expect(crossSiteLink).toBe(403);
+
+    // Bea's own form, with her token, sent oversized to another tenant's run (to decide it or to
+    // end it): the gate answers first.
+    const bea = await pageOf('bea@b');
+    const oversized = async (id: string, route: 'decide' | 'cancel') => {
+      await bea.goto(`${app.url}/runs/${own.id}`);
+      const posted = bea.waitForResponse((response) => response.request().method() === 'POST');
+      await bea.evaluate(
+        ({ id, route, size }) => {
+          const form = document.querySelector('form[method="post"]') as HTMLFormElement;
+          form.action = form.action.replace(
+            /\/runs\/[^/?]+\/decide/,
+            `/runs/${encodeURIComponent(id)}/${route}`,
+          );
+          const filler = document.createElement('input');
+          filler.type = 'hidden';
+          filler.name = 'filler';
+          filler.value = 'x'.repeat(size);
+          form.append(filler);
+          form.submit();
+        },
+        { id, route, size: 20_000 },
+      );
+      const response = await posted;
+      return { status: response.status(), body: await text(bea) };
+    };
+    for (const route of ['decide', 'cancel'] as const) {
+      const [toTheirs, toNone] = [await oversized(theirs.id, route), await oversized('no-such-run', route)];
+      expect(toTheirs.status).toBe(404);
+      expect(toTheirs).toEqual(toNone);
+    }
+
+    // Within the body limit, a reason longer than its bound is refused and nothing runs.
+    await ann.goto(`${app.url}/runs/${theirs.id}`);
+    const action = fieldset(ann, theirs.actions[0]!);
+    await action.getByLabel('Reason').fill('r'.repeat(2001));
+    const refused = ann.waitForResponse((response) => response.request().method() === 'POST');
+    await action.getByRole('button', { name: /^Approve/ }).click();
+    expect((await refused).status()).toBe(422);
+    expect(await text(ann)).toContain('longer than 2000 characters');
+    // The same bound on a reject link's reason.
+    await ann.goto(await links.url(theirs.id, theirs.actions[1]!, 'reject'));
+    await ann.getByLabel('Reason').fill('r'.repeat(2001));
+    const linkRefused = ann.waitForResponse((response) => response.request().method() === 'POST');
+    await ann.getByRole('button', { name: 'Reject' }).click();
+    expect((await linkRefused).status()).toBe(422);
+    expect(await text(ann)).toContain('longer than 2000 characters');
+    expect(app.sent.filter((each) => each.to.startsWith('Order'))).toEqual([]);
+    expect((await app.store.load(theirs.id))?.status).toBe('suspended');
   });
 
   it('item 7: a page of another site whose name resolves to this server gets no page, no token, and its form runs nothing', async () => {
@@ -213,6 +299,62 @@ describe("the console in Chromium: safety and the person's view", () => {
     }
   });
 
+  it('item 4: another console process over the same database names who decided, from the store', async () => {
+    const other = await serveConsole({}, undefined, app.file);
+    try {
+      const run = await app.start('a', 'Processes');
+      const [one, two] = run.actions as [string, string];
+      const ann = await pageOf('ann@a');
+      const bob = await pageOf('bob@a');
+      await Promise.all([ann.goto(`${app.url}/runs/${run.id}`), bob.goto(`${other.url}/runs/${run.id}`)]);
+      for (const id of [one, two]) await fieldset(ann, id).getByLabel('Approve', { exact: true }).check();
+      await ann.getByRole('button', { name: 'Submit decisions' }).click();
+      await ann.waitForURL(/outcome=completed/);
+      expect(app.sent.filter((each) => each.to.startsWith('Processes'))).toHaveLength(2);
+
+      // Bob, on the other console, approves from the page he opened before: refused, naming Ann.
+      const lost = bob.waitForResponse((response) => response.request().method() === 'POST');
+      await fieldset(bob, one)
+        .getByRole('button', { name: /^Approve/ })
+        .click();
+      expect((await lost).status()).toBe(409);
+      const said = await text(bob);
+      expect(said).toContain('Already decided');
+      expect(said).toContain('Decided by ann@a');
+      await bob.goto(`${other.url}/runs/${run.id}`);
+      const happened = await bob
+        .locator('section', { has: bob.getByRole('heading', { name: 'What happened' }) })
+        .textContent();
+      expect(happened).toContain('ann@a');
+      expect(app.sent.filter((each) => each.to.startsWith('Processes'))).toHaveLength(2);
+      expect(other.sent).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("item 9: a cleared required field does not block the form's Reject, nor a value the browser would refuse the one-click Reject", async () => {
+    const run = await app.start('a', 'Cleared');
+    const [one, two] = run.actions as [string, string];
+    const ann = await pageOf('ann@a');
+    await ann.goto(`${app.url}/runs/${run.id}`);
+    const first = fieldset(ann, one);
+    await first.getByLabel(/^to\b/).fill('');
+    await first.getByLabel('Reject', { exact: true }).check();
+    await first.getByLabel('Reason').fill('Wrong payee');
+    await ann.getByRole('button', { name: 'Submit decisions' }).click();
+    await ann.waitForURL(/outcome=suspended/, { timeout: 10_000 });
+    const second = fieldset(ann, two);
+    await second.getByLabel(/^amount\b/).fill('0');
+    await second.getByRole('button', { name: /^Reject/ }).click();
+    await ann.waitForURL(/outcome=completed/, { timeout: 10_000 });
+    expect(app.sent.filter((each) => each.to.startsWith('Cleared'))).toEqual([]);
+    const happened = await ann
+      .locator('section', { has: ann.getByRole('heading', { name: 'What happened' }) })
+      .textContent();
+    expect(happened).toContain('Rejected');
+  });
+
   it('items 9, 10: an approve with a changed amount is confirmed as an edit; a cleared field does not block Reject; the decided run shows who, when, the arguments, the results and the answer; a sibling link still works', async () => {
     const run = await app.start('a', 'Edits');
     const [one, two] = run.actions as [string, string];
@@ -268,6 +410,11 @@ describe("the console in Chromium: safety and the person's view", () => {
     expect(firstRecord).toContain('"amount":100');
     expect(firstRecord).toContain('"amount":150');
     expect(firstRecord).toContain('"sent":150');
+    expect(firstRecord).toContain('Result of transfer:');
     expect(await text(ann)).not.toContain('No decisions yet');
+    // Nothing on the decided record is offered as pending.
+    expect(await ann.getByRole('heading', { name: 'Pending actions' }).count()).toBe(0);
+    expect(await ann.getByRole('heading', { name: 'Actions it waited for' }).count()).toBe(1);
+    expect(await ann.locator('form[method="post"]').count()).toBe(0);
   });
 });

@@ -82,6 +82,8 @@ export function paymentsAgent(
 
 export interface Served {
   url: string;
+  /** The SQLite file of the store and the log. */
+  file: string;
   runtime: Runtime;
   store: ContinuationStore;
   log: CheckpointLog;
@@ -93,14 +95,17 @@ export interface Served {
 
 /**
  * Serve a console under {@link BASE} on a free port, over a runtime with a SQLite store and log.
- * A person is `name@tenant` (the header); they see only their tenant's runs.
+ * A person is `name@tenant` (the header); they see only their tenant's runs. Given the `file` of
+ * another served console, this one opens the same database with connections of its own, as a
+ * second console process behind a load balancer would; that file stays for its first console.
  */
 export async function serveConsole(
   extra: Partial<ConsoleOptions> = {},
   policy?: ToolPolicy,
+  shared?: string,
 ): Promise<Served> {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-browser-safety-'));
-  const file = join(dir, 'console.sqlite');
+  const dir = shared ? undefined : mkdtempSync(join(tmpdir(), 'ac-browser-safety-'));
+  const file = shared ?? join(dir!, 'console.sqlite');
   const store = createSqliteStore({ path: file });
   const log = createSqliteCheckpointLog({ database: file });
   const sent: Array<{ to: string; amount: number }> = [];
@@ -127,6 +132,7 @@ export async function serveConsole(
   handler = inbox.fetch;
   return {
     url,
+    file,
     runtime,
     store,
     log,
@@ -140,7 +146,7 @@ export async function serveConsole(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

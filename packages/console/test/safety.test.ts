@@ -235,6 +235,30 @@ describe('limits before parsing', () => {
   });
 });
 
+describe('configured origins', () => {
+  it('takes a form only from a configured origin, not from whatever origin the Host header makes', async () => {
+    const store = createMemoryStore();
+    const ledger: Ledger = { runs: [] };
+    const agents = hrAgents(ledger);
+    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(result.continuation);
+    // Served as https://console.test behind a proxy that forwards plain HTTP with the same Host.
+    const inbox = testConsole(store, { agents: { hr: agents.hr }, baseUrl: 'https://console.test' });
+    const browser = client(inbox);
+    const id = result.continuation.id;
+    const csrf = await browser.csrf(`/runs/${encoded(id)}`);
+    const decide = { csrf, [`decision:${SALARY_ACTION}`]: 'approve' };
+    const path = `/runs/${encoded(id)}/decide`;
+    const hostDerived = await browser.post(path, decide, { origin: 'http://console.test' });
+    expect(hostDerived.status).toBe(403);
+    expect(ledger.runs).toEqual([]);
+    expect((await store.load(id))!.status).toBe('suspended');
+    const configured = await browser.post(path, decide, { origin: 'https://console.test' });
+    expect(configured.status).toBe(303);
+    expect(ledger.runs).toHaveLength(1);
+  });
+});
+
 /** A suspended salary run in a fresh store, and a browser on a console over it. */
 async function hrRun() {
   const store = createMemoryStore();
