@@ -27,6 +27,13 @@ export const MESSAGES_KEY = '__ac_messages_key';
 export const RUN_ID_KEY = '__ac_run_id';
 /** The run's `beforeStart`, awaited before each tool a tool node starts (a stored resume checks its lease there). */
 export const BEFORE_START_KEY = '__ac_before_start';
+/**
+ * The start of the tool call a tool node is running: the run's `beforeStart` for it, awaited by the
+ * tool's own `_call` right before its body, so that nothing runs between the lease check and the body.
+ */
+export const START_KEY = '__ac_start';
+/** On an approval wrapper (`requireApproval`): the tool it wraps, whose body runs once approved. */
+export const WRAPS = Symbol.for('agent-continuations.langgraph.wraps');
 
 /** The tag on interrupt payloads made by this adapter's wrappers. */
 export const MARK = 'agentContinuation';

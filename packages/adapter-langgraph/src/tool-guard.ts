@@ -8,7 +8,7 @@ import type { RunOptions, ToolResultPart } from '@agent-continuations/core';
 import type { ToolMessage } from '@langchain/core/messages';
 import { isGraphInterrupt } from '@langchain/langgraph';
 import { toolMessageOf, withEditedTurn } from './edited-args';
-import { BEFORE_START_KEY, CAPTURE_KEY, DONE_KEY, RUN_ID_KEY } from './keys';
+import { BEFORE_START_KEY, CAPTURE_KEY, DONE_KEY, RUN_ID_KEY, START_KEY, WRAPS } from './keys';
 import { toolResultMessage } from './messages';
 
 /** What the guard records while a segment runs. */
@@ -40,6 +40,36 @@ export interface InterruptedCall {
 }
 
 const GUARDED = Symbol.for('agent-continuations.langgraph.guarded');
+const STARTS_AT_BODY = Symbol.for('agent-continuations.langgraph.starts-at-body');
+
+/** A LangChain tool as far as the guard reaches into it: `_call` runs its body. */
+interface ToolLike {
+  name: string;
+  _call?: (arg: unknown, runManager: unknown, config?: { configurable?: Record<string, unknown> }) => unknown;
+  [WRAPS]?: ToolLike;
+  [STARTS_AT_BODY]?: true;
+}
+
+/**
+ * Make `tool` (through approval wrappers, the tool whose body runs) await the call's start (see
+ * `START_KEY`) right before its body: LangChain's own steps before it (parsing, awaited callback
+ * handlers) come before the lease check, not between it and the body. False when the tool has no
+ * `_call` to do that in; the tool node then starts the call itself before invoking it.
+ */
+function startAtBody(tool: ToolLike): boolean {
+  let inner = tool;
+  while (inner[WRAPS]) inner = inner[WRAPS];
+  if (inner[STARTS_AT_BODY]) return true;
+  const body = inner._call;
+  if (typeof body !== 'function') return false;
+  inner._call = async function (this: unknown, arg, runManager, config) {
+    const start = config?.configurable?.[START_KEY];
+    if (typeof start === 'function') await (start as () => Promise<void>)();
+    return body.call(this, arg, runManager, config);
+  };
+  inner[STARTS_AT_BODY] = true;
+  return true;
+}
 
 interface ToolNodeLike {
   runTool(
@@ -47,7 +77,7 @@ interface ToolNodeLike {
     config: { configurable?: Record<string, unknown> },
     state: unknown,
   ): Promise<unknown>;
-  tools?: Array<{ name: string }>;
+  tools?: ToolLike[];
   [GUARDED]?: true;
 }
 
@@ -76,6 +106,8 @@ export function guardToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
   for (const node of nodes.values()) {
     if (node[GUARDED]) continue;
     const original = node.runTool.bind(node);
+    // The tools that start their calls themselves, right before their bodies.
+    const atBody = new Set((node.tools ?? []).filter(startAtBody).map((tool) => tool.name));
     node.runTool = async (call, config, state) => {
       const id = call.id;
       const configurable = config?.configurable ?? {};
@@ -85,18 +117,34 @@ export function guardToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
       // A call answered from the record says again which arguments it ran with, if edited.
       if (done) return withEditedTurn({ ...config, state }, id!, call.name, toolResultMessage(done));
       const capture = configurable[CAPTURE_KEY] as Capture | undefined;
-      // Outside the try: a refusal (a lost lease) fails the run; nothing starts.
       const beforeStart = configurable[BEFORE_START_KEY] as RunOptions['beforeStart'];
-      await beforeStart?.({
-        type: 'tool',
-        runId: String(configurable[RUN_ID_KEY] ?? ''),
-        toolName: call.name,
-        toolCallId: id ?? '',
-      });
+      const start = async () =>
+        beforeStart?.({
+          type: 'tool',
+          runId: String(configurable[RUN_ID_KEY] ?? ''),
+          toolName: call.name,
+          toolCallId: id ?? '',
+        });
+      // A refusal (a lost lease) fails the run, even where the tool node turns the tool's errors
+      // into messages for the model; nothing starts.
+      let refusal: { error: unknown } | undefined;
+      let started: Promise<void> | undefined;
+      let invoked = config;
+      if (beforeStart && atBody.has(call.name)) {
+        const once = () =>
+          (started ??= start().catch((error: unknown) => {
+            refusal = { error };
+            throw error;
+          }));
+        invoked = { ...config, configurable: { ...configurable, [START_KEY]: once } };
+      } else if (beforeStart) {
+        await start();
+      }
       let output: unknown;
       try {
-        output = await original(call, config, state);
+        output = await original(call, invoked, state);
       } catch (error) {
+        if (refusal) throw refusal.error;
         if (capture && id && isGraphInterrupt(error)) {
           const task = String(configurable.__pregel_task_id ?? '');
           const raised = (error as { interrupts?: Array<{ id?: string; value?: unknown }> }).interrupts ?? [];
@@ -111,6 +159,7 @@ export function guardToolNodes(graph: GraphNodes): Map<string, ToolNodeLike> {
         }
         throw error;
       }
+      if (refusal) throw refusal.error;
       const message = id ? toolMessageOf(output, id) : undefined;
       if (id && capture && message) capture.results.set(id, message);
       return output;

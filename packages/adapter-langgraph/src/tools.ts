@@ -31,6 +31,7 @@ import {
   EVENTS_KEY,
   MARK,
   RUN_ID_KEY,
+  WRAPS,
 } from './keys';
 import type { Capture } from './tool-guard';
 
@@ -93,6 +94,8 @@ export function requireApproval<T extends StructuredToolInterface>(
     );
     const agent = (original as { [AGENT]?: ContinuableAgent<any, any> })[AGENT];
     if (agent) Object.assign(wrapped, { [AGENT]: agent });
+    // The tool whose body runs once approved: the tool guard checks the lease right before it.
+    Object.assign(wrapped, { [WRAPS]: original });
     return wrapped as unknown as StructuredToolInterface;
   });
 }

@@ -3,9 +3,15 @@ import {
   createContinuableAgent,
   defineTool,
   listActions,
+  type RunResult,
   type SuspendNotice,
 } from '@agent-continuations/core';
-import { reportResults, scriptedModel } from '@agent-continuations/testing';
+import {
+  durablePlanInput,
+  durableTestAgent,
+  reportResults,
+  scriptedModel,
+} from '@agent-continuations/testing';
 import { afterAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorker } from '../src/worker/create-worker';
@@ -15,9 +21,11 @@ import { openWorkerStore } from './worker-store';
 
 const { schema, bossSchema, drop } = scratchSchema('deadlines');
 const store = await openWorkerStore(PG_URL, schema);
+const hung = scratchSchema('hungnotice');
+const hungStore = await openWorkerStore(PG_URL, hung.schema);
 afterAll(async () => {
-  await store.close();
-  await drop();
+  await Promise.all([store.close(), hungStore.close()]);
+  await Promise.all([drop(), hung.drop()]);
 });
 
 it('notifies each suspension with its links, and rejects an action past its deadline once', {
@@ -94,5 +102,50 @@ it('notifies each suspension with its links, and rejects an action past its dead
     expect(errors).toEqual([]);
   } finally {
     for (const worker of workers) await worker.stop();
+  }
+});
+
+it('a notice receiver that never answers holds up no job: the next runs are taken and finish', {
+  timeout: 60_000,
+}, async () => {
+  let answer!: () => void;
+  const receiverDown = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  const noticed: string[] = [];
+  const results: RunResult<unknown>[] = [];
+  const worker = createWorker({
+    store: hungStore,
+    connectionString: PG_URL,
+    bossOptions: { schema: hung.bossSchema },
+    agents: { durable: durableTestAgent({ charge: () => 'paid', notify: () => 'sent' }) },
+    id: 'hung',
+    pollingIntervalSeconds: 0.2,
+    onSuspend: async (notice) => {
+      noticed.push(notice.runId);
+      await receiverDown;
+    },
+    onResult: (result) => results.push(result),
+  });
+  try {
+    await worker.start();
+    for (let i = 0; i < 3; i++)
+      await worker.submitRun('durable', durablePlanInput({ steps: 1, approvals: [0] }));
+    await until(() => (noticed.length === 3 ? true : undefined));
+    // Submitted once every notice hangs: they come in a later batch.
+    for (let i = 0; i < 3; i++) await worker.submitRun('durable', durablePlanInput({ steps: 1 }));
+    let completed = 0;
+    for (let i = 0; i < 100 && completed < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      completed = results.filter((result) => result.status === 'completed').length;
+    }
+    console.log(
+      `faults/notice-hangs: 3 notices unanswered; ${completed} of 3 later runs completed within 10 s`,
+    );
+    expect(completed).toBe(3);
+    expect((await hungStore.list({ status: 'suspended', limit: 10 })).items).toHaveLength(3);
+  } finally {
+    answer();
+    await worker.stop();
   }
 });

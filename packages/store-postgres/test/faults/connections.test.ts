@@ -1,6 +1,7 @@
 /**
  * The fault suite, in one process: a throwaway Postgres cluster whose sessions the test
- * terminates, which it stops before first use, and which a burst on one pool must not deadlock.
+ * terminates (idle, waiting on a lock, or idle inside the log's transaction), which it stops before
+ * first use, and which a burst on one pool must not deadlock.
  * An unhandled `'error'` event of a pool or a checked-out client would end the test process.
  */
 import {
@@ -99,6 +100,55 @@ it('a session terminated inside the log transaction fails that call with STORE_U
   } finally {
     blocker.release();
     await log.close();
+  }
+});
+
+it('a session terminated while the log transaction waits between statements fails that run with STORE_UNAVAILABLE; the next run goes through', async () => {
+  const schema = schemaName('idletx');
+  const pool = new pg.Pool({ connectionString: cluster.db.url, max: 4 });
+  const store = createPostgresStore({ pool, schema });
+  const log = createPostgresCheckpointLog({ pool, schema });
+  const agent = durableTestAgent({ charge: () => 'paid', notify: () => 'sent' });
+  // The store writes the suspension in the log's transaction; here it pauses first, so that the
+  // transaction's client is checked out and idle when its session ends.
+  let entered!: () => void;
+  const inside = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  let resume!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    resume = resolve;
+  });
+  const paused: typeof store = Object.create(store);
+  paused.writeIn = async (client, write) => {
+    entered();
+    await gate;
+    return store.writeIn(client, write);
+  };
+  try {
+    await store.migrate();
+    await log.migrate();
+    const run = outcome(
+      runDurably(agent, log, durablePlanInput({ steps: 1, approvals: [0] }), { store: paused, owner: 'w' }),
+    );
+    await inside;
+    const terminated = await terminateOthers(`state = 'idle in transaction'`);
+    await sleep(300); // the checked-out client sees its connection end
+    resume();
+    const code = await run;
+    const next = await runDurably(agent, log, durablePlanInput({ steps: 1, approvals: [0] }), {
+      store,
+      owner: 'w',
+    });
+    console.log(
+      `faults/idle-in-transaction-terminate: ${terminated} session terminated, the run in flight failed with ${code}, 0 deaths, next run ${next.status}`,
+    );
+    expect(terminated).toBe(1);
+    expect(code).toBe('STORE_UNAVAILABLE');
+    expect(next.status).toBe('suspended');
+  } finally {
+    resume();
+    await pool.end();
   }
 });
 

@@ -1,8 +1,8 @@
 /**
  * The fault suite for the sweeps, on a throwaway Postgres cluster: a worker frozen inside the
  * log's transaction (its run row locked, its lease lapsed) must not stop the others' recovery
- * sweep nor their new runs; and a sweeper whose clock is two minutes fast judges deadlines by the
- * database's clock.
+ * sweep nor their new runs; a sweep round slower than its interval must not start another beside
+ * it; and a sweeper whose clock is two minutes fast judges deadlines by the database's clock.
  */
 import { createRuntime, sweepDeadlines } from '@agent-continuations/core';
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
@@ -81,6 +81,50 @@ it('a worker frozen inside the log transaction stops neither the recovery sweep 
     await Promise.all([store.close(), log.close()]);
   }
 }, 40_000);
+
+it('a recovery sweep slower than its interval never overlaps itself: one round at a time, the next after it ends', async () => {
+  const schema = schemaName('overlap');
+  const store = createPostgresStore({ connectionString: cluster.db.url, schema });
+  const log = createPostgresCheckpointLog({ connectionString: cluster.db.url, schema });
+  const agent = durableTestAgent({ charge: () => 'paid', notify: () => 'sent' });
+  // A database that answers the sweep's first query slowly (a long lock wait, a busy server).
+  const rounds = { started: 0, running: 0, most: 0 };
+  const slow: typeof log = {
+    ...log,
+    expired: async (filter) => {
+      rounds.started++;
+      rounds.running++;
+      rounds.most = Math.max(rounds.most, rounds.running);
+      try {
+        await sleep(400);
+        return await log.expired(filter);
+      } finally {
+        rounds.running--;
+      }
+    },
+  };
+  const worker = createWorker({
+    runtime: createRuntime({ agents: [agent], store, log: slow, owner: 'alive' }),
+    connectionString: cluster.db.url,
+    bossOptions: { schema: `${schema}_boss`, max: 2 },
+    leaseMs: 1_000,
+    recoverIntervalMs: 50,
+    pollingIntervalSeconds: 0.5,
+  });
+  try {
+    await worker.start();
+    await sleep(1_500);
+    console.log(
+      `faults/sweep-overlap: a 400 ms sweep every 50 ms for 1.5 s: ${rounds.started} rounds started, at most ${rounds.most} at once`,
+    );
+    expect(rounds.most).toBe(1);
+    expect(rounds.started).toBeGreaterThanOrEqual(2);
+    expect(rounds.started).toBeLessThanOrEqual(5);
+  } finally {
+    await worker.stop();
+    await Promise.all([store.close(), log.close()]);
+  }
+}, 20_000);
 
 it('a sweeper whose clock runs two minutes fast rejects nothing early: deadlines are judged by the database clock', async () => {
   const schema = schemaName('skew');

@@ -1,7 +1,8 @@
 /**
- * The fault suite for the Redis store, on throwaway servers: one that keeps nothing on disk, and
- * one with the AOF on. The store checks before its first command; a record that vanished in a
- * restart fails its claimant with an error that says so.
+ * The fault suite for the Redis store, on throwaway servers: one that keeps nothing on disk, one
+ * with the AOF on, and one with RDB snapshots only. The store checks before its first command; a
+ * record that vanished in a restart fails its claimant with an error that says so; a restore from
+ * a snapshot brings back what the README says it does.
  */
 import { isContinuationError } from '@agent-continuations/core';
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
@@ -12,14 +13,16 @@ import { startThrowawayRedis, type ThrowawayRedis } from './throwaway-redis';
 
 let volatile: ThrowawayRedis;
 let durable: ThrowawayRedis;
+let snapshots: ThrowawayRedis;
 beforeAll(async () => {
-  [volatile, durable] = await Promise.all([
+  [volatile, durable, snapshots] = await Promise.all([
     startThrowawayRedis(['--save', '', '--appendonly', 'no']),
     startThrowawayRedis(['--save', '', '--appendonly', 'yes', '--appendfsync', 'always']),
+    startThrowawayRedis(['--save', '3600 1', '--appendonly', 'no']),
   ]);
 }, 30_000);
 afterAll(async () => {
-  await Promise.all([volatile?.destroy(), durable?.destroy()]);
+  await Promise.all([volatile?.destroy(), durable?.destroy(), snapshots?.destroy()]);
 });
 
 async function suspendedContinuation() {
@@ -87,4 +90,36 @@ it('a record that vanished in a restart fails its claimant with RECORD_LOST, not
   );
   expect(outcomes.volatile).toMatch(/^RECORD_LOST: .*vanished from Redis while "worker-1" held its claim/);
   expect(outcomes.aof).toBe('completed');
+});
+
+it('a server restored from an RDB snapshot: a record completed after it is suspended again, one saved after it is gone and its claimant gets RECORD_LOST', async () => {
+  const [completedAfter, savedAfter] = [await suspendedContinuation(), await suspendedContinuation()];
+  const redis = new Redis(snapshots.url, { maxRetriesPerRequest: 20 });
+  redis.on('error', () => undefined);
+  const warnings: string[] = [];
+  const store = createRedisStore({ redis, prefix: 'rdb:', onWarning: (message) => warnings.push(message) });
+  try {
+    await store.save(completedAfter);
+    await redis.save();
+    // After the snapshot: one record resumed to completion, another saved and claimed.
+    await store.complete(await store.claim(completedAfter.id, { owner: 'worker-1' }));
+    await store.save(savedAfter);
+    const claim = await store.claim(savedAfter.id, { owner: 'worker-2' });
+    expect((await store.load(completedAfter.id))?.status).toBe('completed');
+    await snapshots.restart();
+    const restored = await store.load(completedAfter.id);
+    const lost = await store.complete(claim).then(
+      () => 'completed',
+      (error: unknown) => (isContinuationError(error) ? `${error.code}: ${error.message}` : String(error)),
+    );
+    console.log(
+      `faults/redis-rdb-restore: completed after the snapshot: ${restored?.status}; saved after it: ${(await store.load(savedAfter.id)) ?? 'gone'}; its claimant: ${lost}`,
+    );
+    expect(warnings).toEqual([]);
+    expect(restored?.status).toBe('suspended');
+    expect(await store.load(savedAfter.id)).toBeUndefined();
+    expect(lost).toMatch(/^RECORD_LOST: .*vanished from Redis while "worker-2" held its claim/);
+  } finally {
+    redis.disconnect();
+  }
 });
