@@ -13,6 +13,8 @@ export function packageBuild(
     clean: true,
     target: 'es2022',
     treeshake: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
     ...extra,
   });
 }

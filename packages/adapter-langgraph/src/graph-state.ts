@@ -69,39 +69,47 @@ interface SavedCheckpoint {
   writes: Array<[string, string, string, JsonValue, string]>;
 }
 
-const json = z.custom<JsonValue>(() => true);
-const graphStateSchema = z
-  .object({
-    v: z.literal(1),
-    nodes: z.array(z.string()),
-    thread: z.string().min(1).optional(),
-    messages: z.record(z.string(), json).optional(),
-    checkpoints: z.array(
-      z.object({
-        ns: z.string(),
-        id: z.string().min(1),
-        parent: z.string().optional(),
-        checkpoint: json,
-        metadata: json,
-        writes: z.array(z.tuple([z.string(), z.string(), z.string(), json, z.string()])),
-      }),
-    ),
-    interrupts: z.record(
-      z.string(),
-      z.object({
-        id: z.string().min(1),
-        source: z.enum(['ours', 'hitl', 'inbox', 'plain']),
-        index: z.number().int().nonnegative().optional(),
-        count: z.number().int().positive().optional(),
-        list: z.boolean().optional(),
-        action: z.string().optional(),
-        ignore: z.boolean().optional(),
-        allowed: z.array(z.enum(['approve', 'edit', 'reject', 'input'])).optional(),
-        description: z.string().optional(),
-      }),
-    ),
-  })
-  .strict();
+/**
+ * The schema of {@link GraphState}, built at its first use: building a zod schema costs import
+ * time that an app which never resumes a graph should not pay.
+ */
+let graphStateSchema: ReturnType<typeof buildGraphStateSchema> | undefined;
+
+function buildGraphStateSchema() {
+  const json = z.custom<JsonValue>(() => true);
+  return z
+    .object({
+      v: z.literal(1),
+      nodes: z.array(z.string()),
+      thread: z.string().min(1).optional(),
+      messages: z.record(z.string(), json).optional(),
+      checkpoints: z.array(
+        z.object({
+          ns: z.string(),
+          id: z.string().min(1),
+          parent: z.string().optional(),
+          checkpoint: json,
+          metadata: json,
+          writes: z.array(z.tuple([z.string(), z.string(), z.string(), json, z.string()])),
+        }),
+      ),
+      interrupts: z.record(
+        z.string(),
+        z.object({
+          id: z.string().min(1),
+          source: z.enum(['ours', 'hitl', 'inbox', 'plain']),
+          index: z.number().int().nonnegative().optional(),
+          count: z.number().int().positive().optional(),
+          list: z.boolean().optional(),
+          action: z.string().optional(),
+          ignore: z.boolean().optional(),
+          allowed: z.array(z.enum(['approve', 'edit', 'reject', 'input'])).optional(),
+          description: z.string().optional(),
+        }),
+      ),
+    })
+    .strict();
+}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -322,6 +330,7 @@ export function importState(
   continuation?: Pick<Continuation, 'pending'>,
   saver: MemorySaver = new PrivateSaver(keepHistory),
 ): { saver: MemorySaver; state: GraphState } {
+  graphStateSchema ??= buildGraphStateSchema();
   const parsed = graphStateSchema.safeParse(raw);
   if (!parsed.success) {
     throw new ContinuationError(
