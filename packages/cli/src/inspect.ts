@@ -5,11 +5,10 @@ import {
   type Action,
   type Continuation,
   ContinuationError,
-  type ContinuationStore,
   isContinuationError,
   type ListFilter,
   listActions,
-  type StoredContinuation,
+  type RunOutcome,
   type StoredStatus,
   type StoredSummary,
 } from '@agent-continuations/core';
@@ -93,7 +92,8 @@ export const show: Command = {
       .map(({ id: other, status, createdAt }) => ({ id: other, status, createdAt }));
     const actions = listActions(continuation);
     const tree = pendingTree(continuation);
-    const decided = summary.status === 'suspended' ? [] : await decidedLater(store, stored, run);
+    const outcome = summary.status === 'suspended' ? undefined : await (await context.runtime()).outcome(id);
+    const decided = outcome?.decisions ?? [];
     const result = {
       ...summary,
       agent: continuation.agent,
@@ -106,6 +106,8 @@ export const show: Command = {
       tree,
       decisions: continuation.decisions,
       decided,
+      results: outcome?.results ?? [],
+      ...(outcome?.output !== undefined ? { output: outcome.output } : {}),
       run,
     };
     return { json: result, text: showText(result, continuation) };
@@ -123,6 +125,8 @@ function showText(
     tree: ReturnType<typeof pendingTree>;
     decisions: Continuation['decisions'];
     decided: Continuation['decisions'];
+    results: RunOutcome['results'];
+    output?: RunOutcome['output'];
     run: Array<{ id: string; status: StoredStatus; createdAt: string }>;
   },
   continuation: Continuation,
@@ -162,35 +166,28 @@ function showText(
         `${entry.reason ? `: ${entry.reason}` : ''}${edited}${value}`,
     );
   }
+  if (result.results.length > 0) {
+    lines.push('', 'results of the decided calls:');
+    for (const each of result.results)
+      lines.push(`  ${each.callId} (${each.toolName}): ${json(each.output)}`);
+  }
+  if (result.output !== undefined) {
+    lines.push(
+      '',
+      'final answer:',
+      `  ${typeof result.output === 'string' ? result.output : json(result.output)}`,
+    );
+  } else if (result.status === 'completed' && result.results.length === 0) {
+    lines.push(
+      '',
+      'final answer: not kept (the store keeps none of a run that completed; --log reads the checkpoint log)',
+    );
+  }
   if (result.run.length > 0) {
     lines.push('', 'other continuations of this run:');
     for (const other of result.run) lines.push(`  ${other.id}  ${other.status}  ${other.createdAt}`);
   }
   return lines.join('\n');
-}
-
-/**
- * The decisions made on a record that is no longer suspended, from the audit trail of the run's
- * latest later continuation (which carries them).
- */
-async function decidedLater(
-  store: ContinuationStore,
-  stored: StoredContinuation,
-  run: Array<{ id: string; createdAt: string }>,
-): Promise<Continuation['decisions']> {
-  const ids = new Set(listActions(stored.continuation).map((action) => action.id));
-  const since = Date.parse(stored.createdAt);
-  const later = run
-    .filter((item) => Date.parse(item.createdAt) >= since)
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-  for (const item of later) {
-    const loaded = await store.load(item.id);
-    const entries = (loaded?.continuation.decisions ?? []).filter(
-      (entry) => ids.has(entry.actionId) && Date.parse(entry.at) >= since,
-    );
-    if (entries.length > 0) return entries;
-  }
-  return [];
 }
 
 /** One action on one line: kind, id, the chain of agents, tool and arguments. */

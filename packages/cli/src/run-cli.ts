@@ -65,6 +65,7 @@ const COMMANDS: Record<string, Command> = {
 const GLOBAL = {
   store: { type: 'string', short: 's' },
   'encryption-env': { type: 'string' },
+  log: { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -115,7 +116,10 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
           );
         }
         const encryption = encryptionFrom(out.env, values['encryption-env']);
-        opened ??= await openStore(url, out.cwd, encryption ? { encryption } : {});
+        opened ??= await openStore(url, out.cwd, {
+          ...(encryption ? { encryption } : {}),
+          ...(values.log === true ? { log: true } : {}),
+        });
         return opened.store;
       },
       runtime(agentsFile) {
@@ -124,7 +128,13 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
             const store = await context.store();
             const agents =
               agentsFile === undefined ? new Map() : (await loadAgents(agentsFile, out.cwd)).agents;
-            return createRuntime({ agents: Object.fromEntries(agents), store, owner: cliOwner() });
+            const log = opened?.log;
+            return createRuntime({
+              agents: Object.fromEntries(agents),
+              store,
+              owner: cliOwner(),
+              ...(log ? { log } : {}),
+            });
           })();
           runtime = { file: agentsFile, runtime: made };
         }
@@ -254,7 +264,8 @@ function help(): string {
     'The store: --store sqlite:./agents.db | postgres://host/db[?schema=&table=] | redis://host:6379[?prefix=]',
     '(or the AGENT_CONTINUATIONS_STORE environment variable); --encryption-env NAME when it is encrypted at rest',
     '(NAME holds {"currentKeyId": ..., "keys": {...}}). --agents FILE: a module exporting your agents',
-    '(or AGENT_CONTINUATIONS_AGENTS). --json prints JSON for scripts.',
+    "(or AGENT_CONTINUATIONS_AGENTS). --log: the store's database also holds the runs' checkpoint log",
+    '(SQLite, Postgres): resume through it as the app does, and show what runs ended with. --json prints JSON for scripts.',
     'Exit codes: 0 done, 1 refused or failed (the error code is printed), 2 usage error.',
   ].join('\n');
 }

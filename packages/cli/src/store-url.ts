@@ -4,7 +4,7 @@
  */
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
-import type { ContinuationStore, Encryption } from '@agent-continuations/core';
+import type { CheckpointLog, ContinuationStore, Encryption } from '@agent-continuations/core';
 import { UsageError } from './usage-error';
 
 /** A parsed store URL: which store, and the options its factory gets. */
@@ -13,9 +13,14 @@ export type StoreTarget =
   | { kind: 'postgres'; connectionString: string; schema?: string; table?: string }
   | { kind: 'redis'; url: string; prefix?: string };
 
-/** An open store, and how to close it. */
+/** A checkpoint log the command line opened, which it closes. */
+type OpenedLog = CheckpointLog & { close(): Promise<void> };
+
+/** An open store (and the checkpoint log in its database, when asked for), and how to close them. */
 export interface OpenStore {
   store: ContinuationStore;
+  /** The checkpoint log in the store's database, opened with `{ log: true }`. */
+  log?: CheckpointLog;
   target: StoreTarget;
   close(): Promise<void>;
 }
@@ -66,11 +71,47 @@ export function parseStoreUrl(text: string, cwd: string = process.cwd()): StoreT
 export async function openStore(
   text: string,
   cwd: string = process.cwd(),
-  options: { encryption?: Encryption } = {},
+  options: { encryption?: Encryption; log?: boolean } = {},
 ): Promise<OpenStore> {
   const target = parseStoreUrl(text, cwd);
-  const store = await createStore(target, options.encryption ? { encryption: options.encryption } : {});
-  return { store, target, close: async () => store.close?.() };
+  const extra = options.encryption ? { encryption: options.encryption } : {};
+  if (options.log && target.kind === 'redis') {
+    throw new UsageError('--log: a Redis store has no checkpoint log; the SQLite and Postgres stores do.');
+  }
+  const store = await createStore(target, extra);
+  const log = options.log ? await createLog(target, extra) : undefined;
+  return {
+    store,
+    ...(log ? { log } : {}),
+    target,
+    close: async () => {
+      await log?.close();
+      await store.close?.();
+    },
+  };
+}
+
+/** The checkpoint log in the database of a SQLite or Postgres store, with its default tables. */
+async function createLog(target: StoreTarget, extra: { encryption?: Encryption }): Promise<OpenedLog> {
+  if (target.kind === 'sqlite') {
+    const { createSqliteCheckpointLog } = await load(
+      'sqlite',
+      () => import('@agent-continuations/store-sqlite'),
+    );
+    return createSqliteCheckpointLog({ database: target.path, ...extra });
+  }
+  if (target.kind === 'postgres') {
+    const { createPostgresCheckpointLog } = await load(
+      'postgres',
+      () => import('@agent-continuations/store-postgres'),
+    );
+    return createPostgresCheckpointLog({
+      connectionString: target.connectionString,
+      ...(target.schema ? { schema: target.schema } : {}),
+      ...extra,
+    });
+  }
+  throw new UsageError('--log: a Redis store has no checkpoint log.');
 }
 
 async function createStore(

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import {
   type ContinuableAgent,
   type Continuation,
+  createRuntime,
   sealContinuation,
   serializeContinuation,
 } from '@agent-continuations/core';
@@ -500,6 +501,60 @@ export function cliSuite(kind: string, backend: CliBackend): void {
           expect.objectContaining({ actionId: 'refund_1', by: 'dan' }),
         );
         expect(ws.runs().refund).toBe(1);
+      },
+      SLOW,
+    );
+
+    it(
+      "with --log, approve goes through the run's checkpoint log and show tells the decision, the result and the final answer",
+      async () => {
+        if (kind === 'Redis') {
+          const refused = await cli(['show', 'any', '--log']);
+          expect(refused.code).toBe(2);
+          expect(refused.stderr).toContain('a Redis store has no checkpoint log');
+          return;
+        }
+        // The app's side: a runtime with the log in the store's database starts the run.
+        const opened = await openStore(url, process.cwd(), { log: true });
+        const runtime = createRuntime({ agents: [refunds], store: opened.store, log: opened.log! });
+        const started = await runtime.start('refunds', 'Refund order A-1');
+        await opened.close();
+        if (started.status !== 'suspended') throw new Error('expected the refund to wait for approval');
+        const id = started.continuation.id;
+        const before = ws.runs().refund ?? 0;
+
+        const approved = await cli([
+          'approve',
+          id,
+          'refund_1',
+          '--agents',
+          AGENTS,
+          '--by',
+          'ann',
+          '--log',
+          '--json',
+        ]);
+        expect(approved.code).toBe(0);
+        expect(approved.json).toMatchObject({ status: 'completed', output: 'refunds: {"refunded":30}' });
+        expect(ws.runs().refund).toBe(before + 1);
+
+        const shown = await cli(['show', id, '--log', '--json']);
+        expect(shown.code).toBe(0);
+        expect(shown.json.decided).toEqual([
+          expect.objectContaining({ actionId: 'refund_1', type: 'approve', by: 'ann' }),
+        ]);
+        expect(shown.json.results).toEqual([
+          { callId: 'refund_1', toolName: 'refund', output: { refunded: 30 } },
+        ]);
+        expect(shown.json.output).toBe('refunds: {"refunded":30}');
+        const text = (await cli(['show', id, '--log'])).stdout;
+        expect(text).toMatch(/approve refund_1 \(refund\) by ann/);
+        expect(text).toContain('refund_1 (refund): {"refunded":30}');
+        expect(text).toContain('final answer:\n  refunds: {"refunded":30}');
+        // Without the log, the store alone keeps no more of a run that completed, and says so.
+        const bare = (await cli(['show', id])).stdout;
+        expect(bare).toContain('final answer: not kept');
+        expect(ws.runs().refund).toBe(before + 1);
       },
       SLOW,
     );

@@ -8,6 +8,7 @@ import {
   type ContinuationStore,
   createApprovalLinks,
   createRuntime,
+  type RunOutcome,
   type Runtime,
   type StoredContinuation,
 } from '@agent-continuations/core';
@@ -64,6 +65,8 @@ export interface ConsoleContext {
    * LangGraph thread resumed natively).
    */
   waiting(stored: StoredContinuation): Promise<boolean>;
+  /** What became of record `id` once it no longer waits (see `Runtime.outcome`). */
+  outcome(id: string): Promise<RunOutcome | undefined>;
   /** The session's CSRF token, setting the nonce cookie when it is missing. */
   formToken(c: Context): Promise<string>;
   /** A form's target with the session's CSRF token, checked before its body is read. */
@@ -109,6 +112,9 @@ export function consoleContext(options: ConsoleOptions): ConsoleContext {
   // Resuming here goes through a runtime: the one given, or one over the given store and agents.
   const runtime =
     options.runtime ?? (agents && !options.submitDecisions ? createRuntime({ agents, store }) : undefined);
+  // What happened to a record is read through the runtime; a console that only hands decisions
+  // off reads it through a runtime of no agents over its store.
+  let reader: Runtime | undefined = runtime;
   const agentNamed = (name: string): ContinuableAgent<any, unknown> | undefined => {
     if (agents && Object.hasOwn(agents, name)) return agents[name];
     if (!options.runtime) return undefined;
@@ -166,6 +172,10 @@ export function consoleContext(options: ConsoleOptions): ConsoleContext {
     async waiting(stored) {
       if (!runtime) return stored.status === 'suspended';
       return runtime.waiting(stored);
+    },
+    outcome(id) {
+      reader ??= createRuntime({ agents: {}, store });
+      return reader.outcome(id);
     },
     async formToken(c) {
       // A page with several forms sets the cookie once: every form's token binds the same nonce.

@@ -226,6 +226,8 @@ export interface Finished {
   decider?: { by: string; at?: string };
   /** Set when a person ended the whole run here: who, and the reason they gave. */
   cancelled?: { by?: string; reason?: string };
+  /** The newest continuation of the same run saved after this one. */
+  later?: { id: string; status: string };
 }
 
 /** The run view body. */

@@ -174,6 +174,7 @@ export {
   sweepDeadlines,
 } from './people/sweep-deadlines';
 export type { CancelledRun, CancelOptions } from './runtime/cancel';
+export type { RunOutcome } from './runtime/outcome';
 export {
   createRuntime,
   type InboxItem,

@@ -175,6 +175,30 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
     expect((await runtime.inbox()).items).toEqual([]);
   });
 
+  it('outcome tells what became of a decided record: who decided what, the result, and the answer with a log', async () => {
+    const { runtime, runs } = await setUp();
+    const { continuation, actions } = await startApproval(runtime);
+    expect(await runtime.outcome(continuation.id)).toEqual({ decisions: [], results: [] });
+    const decisions = { [actions[0]!.id]: { type: 'approve' as const, by: 'ann', reason: 'within budget' } };
+    expect((await runtime.resume(continuation.id, decisions)).status).toBe('completed');
+    expect(runs.charge).toBe(1);
+    const outcome = await runtime.outcome(continuation.id);
+    if (logged) {
+      // The log keeps the run to its end: the decision, the charge's result and the final answer.
+      expect(outcome?.decisions).toEqual([
+        expect.objectContaining({ actionId: actions[0]!.id, type: 'approve', by: 'ann', reason: 'within budget' }),
+      ]);
+      expect(outcome?.results).toEqual([
+        { callId: actions[0]!.id, toolName: 'charge', output: expect.objectContaining({ effect: 'charged', n: 0 }) },
+      ]);
+      expect(outcome?.output).toBe('completed 2 steps');
+    } else {
+      // Without a log a completed run leaves nothing in the store to tell more.
+      expect(outcome).toEqual({ decisions: [], results: [] });
+    }
+    expect(await runtime.outcome('no-such-id')).toBeUndefined();
+  });
+
   it('a resume claims in the name it is given (the deciding person): the store keeps it as resumedBy', async () => {
     const { runtime, store, runs } = await setUp();
     const { continuation, actions } = await startApproval(runtime);

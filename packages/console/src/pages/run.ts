@@ -1,14 +1,8 @@
 /**
  * The run view (`GET /runs/:id`): a stored continuation with its pending actions, their chain of
- * agents, and a form to decide each; also how a later continuation of the run is found.
+ * agents, and a form to decide each; once decided, what became of it.
  */
-import {
-  type Continuation,
-  type JsonValue,
-  listActions,
-  replayCheckpoints,
-  type StoredContinuation,
-} from '@agent-continuations/core';
+import { type Continuation, listActions, type StoredContinuation } from '@agent-continuations/core';
 import { type Context, Hono } from 'hono';
 import { whoDecided } from '../apply';
 import type { ConsoleContext } from '../context';
@@ -95,8 +89,8 @@ export async function renderRun(
   const waiting = await ctx.waiting(stored);
   // A suspension the log moved past is shown as what it is: nothing to decide, and what happened.
   const passed = stored.status === 'suspended' && !waiting;
-  const later = waiting ? undefined : await laterContinuation(ctx, stored);
-  const finished = waiting ? undefined : await whatHappened(ctx, stored, later?.id);
+  const finished = waiting ? undefined : await whatHappened(ctx, stored);
+  const later = finished?.later;
   const submitted = extra.submitted;
   const notice = passed ? ((await movedOn(ctx, stored)) ? MOVED_ON : PASSED) : extra.notice;
   const body = runBody({
@@ -124,78 +118,22 @@ export async function renderRun(
   return c.html(page(`Run of ${stored.continuation.agent.name}`, ctx.base, body), status);
 }
 
-/** The newest continuation of the same run saved after `stored`, if any. */
-async function laterContinuation(ctx: ConsoleContext, stored: StoredContinuation) {
-  let latest: { id: string; status: string; createdAt: string } | undefined;
-  let cursor: string | undefined;
-  do {
-    const listed = await ctx.store.list({ runId: stored.runId, limit: 100, ...(cursor ? { cursor } : {}) });
-    for (const item of listed.items) {
-      if (item.id === stored.id || Date.parse(item.createdAt) < Date.parse(stored.createdAt)) continue;
-      if (!latest || Date.parse(item.createdAt) >= Date.parse(latest.createdAt)) latest = item;
-    }
-    cursor = listed.cursor;
-  } while (cursor);
-  return latest;
-}
-
 /**
- * What became of a record that is no longer suspended, from the store: the decisions made on its
- * actions (who, when, the original and edited arguments) and each decided call's result, from the
- * run's checkpoint log when the runtime has one (with the final answer), else from the run's later
- * continuation; and who decided, from the completing claim's owner.
+ * What became of a record that is no longer suspended (the runtime's outcome: decisions, results
+ * and the final answer), and who decided when no decision is known in full (the completing
+ * claim's owner).
  */
-async function whatHappened(
-  ctx: ConsoleContext,
-  stored: StoredContinuation,
-  laterId: string | undefined,
-): Promise<Finished> {
-  const ids = new Set(listActions(stored.continuation).map((action) => action.id));
-  let state: Continuation | undefined;
-  let output: JsonValue | undefined;
-  let ended: string | undefined;
-  const log = ctx.runtime?.log;
-  if (log) {
-    const replay = replayCheckpoints(await log.read(stored.runId));
-    state = replay.continuation;
-    output = replay.output;
-    ended = replay.status;
-  }
-  if (!state && laterId) state = (await ctx.store.load(laterId))?.continuation;
-  const since = Date.parse(stored.createdAt);
-  const decisions = (state?.decisions ?? []).filter(
-    (entry) => ids.has(entry.actionId) && Date.parse(entry.at) >= since,
-  );
-  const results: Finished['results'] = [];
-  for (const entry of decisions) {
-    const callId = entry.actionId.split('/')[0]!;
-    for (const message of state?.messages ?? []) {
-      if (message.role !== 'tool' || typeof message.content === 'string') continue;
-      for (const part of message.content as Array<Record<string, unknown>>) {
-        if (
-          part.type === 'tool-result' &&
-          part.toolCallId === callId &&
-          !results.some((r) => r.callId === callId)
-        ) {
-          results.push({ callId, toolName: String(part.toolName), output: part.output as JsonValue });
-        }
-      }
-    }
-  }
+async function whatHappened(ctx: ConsoleContext, stored: StoredContinuation): Promise<Finished> {
+  const outcome = await ctx.outcome(stored.id);
+  const decisions = outcome?.decisions ?? [];
   const decider = decisions.length === 0 ? await whoDecided(ctx, stored) : undefined;
-  const cancelled =
-    stored.status === 'cancelled'
-      ? {
-          ...(stored.resumedBy === undefined ? {} : { by: stored.resumedBy }),
-          ...(stored.reason === undefined ? {} : { reason: stored.reason }),
-        }
-      : undefined;
   return {
-    ...(cancelled ? { cancelled } : {}),
+    ...(outcome?.cancelled ? { cancelled: outcome.cancelled } : {}),
     decisions,
-    results,
-    ...(output !== undefined && ended === 'completed' ? { output } : {}),
+    results: outcome?.results ?? [],
+    ...(outcome?.output !== undefined ? { output: outcome.output } : {}),
     ...(decider ? { decider } : {}),
+    ...(outcome?.later ? { later: outcome.later } : {}),
   };
 }
 

@@ -33,6 +33,7 @@ import type { ContinuationStore, ListFilter, SaveOptions, StoredContinuation } f
 import type { SealConfig } from '../trust/seal';
 import { type CancelledRun, type CancelOptions, cancelStored } from './cancel';
 import { admitOnce } from './once';
+import { outcomeOf, type RunOutcome } from './outcome';
 import { type RuntimeAgent, type RuntimeStream, sealedAgent } from './seal';
 import { streamLogged } from './stream';
 
@@ -189,6 +190,21 @@ export interface Runtime {
    * ```
    */
   waiting(stored: StoredContinuation): Promise<boolean>;
+  /**
+   * What became of stored record `id` once it no longer waits: the decisions made on its actions
+   * (who, when, the original and edited arguments), each decided call's result and, when the
+   * runtime has a checkpoint log, the run's final answer; without a log they come from the run's
+   * later continuation, and a run that completed leaves none. `undefined` when the store has no
+   * such id.
+   *
+   * @example
+   * ```ts
+   * const outcome = await runtime.outcome(id);
+   * for (const entry of outcome?.decisions ?? []) console.log(entry.type, entry.toolName, entry.by);
+   * if (outcome?.output !== undefined) console.log('answer:', outcome.output);
+   * ```
+   */
+  outcome(id: string): Promise<RunOutcome | undefined>;
   /**
    * Go on with the runs the log knows whose worker died (needs a log); see `recover`. With `runId`,
    * take over that one run now (its lease must have lapsed, else `CLAIM_CONFLICT`), as a retried
@@ -389,6 +405,10 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       return { ...stored, actions: (await waiting(stored)) ? actions : [] };
     },
     waiting,
+    async outcome(id) {
+      const stored = await store.load(id);
+      return stored ? outcomeOf(store, log, stored) : undefined;
+    },
     async recover(options = {}) {
       if (!log) {
         throw new ContinuationError(
