@@ -186,10 +186,19 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
     if (logged) {
       // The log keeps the run to its end: the decision, the charge's result and the final answer.
       expect(outcome?.decisions).toEqual([
-        expect.objectContaining({ actionId: actions[0]!.id, type: 'approve', by: 'ann', reason: 'within budget' }),
+        expect.objectContaining({
+          actionId: actions[0]!.id,
+          type: 'approve',
+          by: 'ann',
+          reason: 'within budget',
+        }),
       ]);
       expect(outcome?.results).toEqual([
-        { callId: actions[0]!.id, toolName: 'charge', output: expect.objectContaining({ effect: 'charged', n: 0 }) },
+        {
+          callId: actions[0]!.id,
+          toolName: 'charge',
+          output: expect.objectContaining({ effect: 'charged', n: 0 }),
+        },
       ]);
       expect(outcome?.output).toBe('completed 2 steps');
     } else {
