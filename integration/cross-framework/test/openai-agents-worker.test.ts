@@ -87,7 +87,10 @@ it('a queued OpenAI Agents run suspends, and a decision sent to two workers resu
   expect(continuation.agent.framework).toBe('openai-agents');
   const decisions = { [continuation.pending[0]!.toolCallId]: { type: 'approve' as const, by: 'ann' } };
   await workers[0]!.submitDecisions(waiting.id, decisions);
-  await workers[1]!.submitDecisions(waiting.id, decisions);
+  // The second hand-off finds the record claimed by the first and is refused at once.
+  await expect(workers[1]!.submitDecisions(waiting.id, decisions)).rejects.toMatchObject({
+    code: 'CLAIM_CONFLICT',
+  });
   await until(async () => ((await log.status(runId))?.status === 'completed' ? true : undefined));
   await until(async () => ((await store.load(waiting.id))?.status === 'completed' ? true : undefined));
   expect(transfers).toEqual(['bob:50']);

@@ -46,6 +46,20 @@ export async function apply(
   const id = stored.id;
   const runUrl = (target: string, outcome?: string) =>
     `${base}/runs/${encodeURIComponent(target)}${outcome ? `?outcome=${outcome}` : ''}`;
+  /** The answer to a refusal before anything ran, by its code; undefined for any other error. */
+  const refusal = (error: unknown): Applied | undefined => {
+    if (isContinuationError(error, 'CLAIM_CONFLICT'))
+      return { ok: false, response: alreadyDecided(ctx, c, stored, linkUsed) };
+    if (isContinuationError(error, 'EXPIRED')) {
+      return { ok: false, response: c.html(messagePage(base, 'Expired', [error.message]), 410) };
+    }
+    // The run went on without this record (its thread was resumed natively): nothing ran.
+    if (isContinuationError(error, 'STATE_MISMATCH')) {
+      return { ok: false, response: c.html(messagePage(base, 'Moved on', [error.message]), 409) };
+    }
+    if (isRefusal(error)) return { ok: false, invalid: [(error as Error).message] };
+    return undefined;
+  };
   if (options.submitDecisions) {
     try {
       await ctx.agentNamed(stored.agentName)?.checkDecisions?.(stored.continuation, decisions);
@@ -53,9 +67,15 @@ export async function apply(
       if (isRefusal(error)) return { ok: false, invalid: [(error as Error).message] };
       throw error;
     }
-    // Nothing is held before the hand-off: if it fails, the record is as it was and a retry works;
-    // the worker's claim is what makes a twice-submitted decision run once.
-    await options.submitDecisions(id, decisions);
+    // Nothing is held here: if the hand-off fails, the record is as it was and a retry works; the
+    // claim (the worker's, or the hand-off's own) is what makes a twice-submitted decision run once.
+    try {
+      await options.submitDecisions(id, decisions);
+    } catch (error) {
+      const refused = refusal(error);
+      if (refused) return refused;
+      throw error;
+    }
     return { ok: true, location: runUrl(id, 'submitted') };
   }
   if (!runtime || !ctx.agentNamed(stored.agentName)) {
@@ -74,16 +94,8 @@ export async function apply(
     const owner = anonymous ? (options.owner ?? 'console') : by;
     result = await runtime.resume(id, decisions, { owner });
   } catch (error) {
-    if (isContinuationError(error, 'CLAIM_CONFLICT'))
-      return { ok: false, response: alreadyDecided(ctx, c, stored, linkUsed) };
-    if (isContinuationError(error, 'EXPIRED')) {
-      return { ok: false, response: c.html(messagePage(base, 'Expired', [error.message]), 410) };
-    }
-    // The run went on without this record (its thread was resumed natively): nothing ran.
-    if (isContinuationError(error, 'STATE_MISMATCH')) {
-      return { ok: false, response: c.html(messagePage(base, 'Moved on', [error.message]), 409) };
-    }
-    if (isRefusal(error)) return { ok: false, invalid: [(error as Error).message] };
+    const refused = refusal(error);
+    if (refused) return refused;
     throw error;
   }
   if (result.status === 'suspended')

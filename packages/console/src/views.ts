@@ -230,6 +230,13 @@ export interface Finished {
   later?: { id: string; status: string };
 }
 
+/** How the run view names a record's status, where the store's word alone says too little. */
+const STATUS_TEXT: Record<string, string> = {
+  completed: 'resumed (decided)',
+  cancelled: 'cancelled (the run was ended here)',
+  claimed: 'being resumed (decided, and taken by a worker or the person deciding)',
+};
+
 /** The run view body. */
 export function runBody(options: {
   base: string;
@@ -266,7 +273,7 @@ ${options.notice ? html`<p class="status" role="status">${options.notice}</p>` :
 <section aria-labelledby="h-status">
 <h2 id="h-status">Status</h2>
 <dl>
-<dt>Status</dt><dd>${stored.status === 'completed' ? 'resumed (decided)' : stored.status === 'cancelled' ? 'cancelled (the run was ended here)' : stored.status}</dd>
+<dt>Status</dt><dd>${STATUS_TEXT[stored.status] ?? stored.status}</dd>
 <dt>Agent</dt><dd>${continuation.agent.name} <span class="muted">(${continuation.agent.framework})</span></dd>
 <dt>Continuation</dt><dd><code>${stored.id}</code></dd>
 <dt>Run</dt><dd><code>${stored.runId}</code></dd>

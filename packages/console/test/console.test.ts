@@ -638,6 +638,59 @@ describe('console options', () => {
     expect(ledger.runs).toEqual([]);
   });
 
+  it('a hand-off that claims the record (as the worker does): the run reads as being resumed, a second decision gets 409', async () => {
+    const store = createMemoryStore();
+    const ledger: Ledger = { runs: [] };
+    const agents = hrAgents(ledger);
+    const result = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(result.continuation);
+    const submitted: string[] = [];
+    let raced = false;
+    const inbox = testConsole(store, {
+      agents: { hr: agents.hr },
+      // What the pg-boss worker's submitDecisions does before it enqueues: claim the record.
+      submitDecisions: async (id) => {
+        if (raced) await store.claim(id, { owner: 'another console', leaseMs: 60_000 });
+        await store.claim(id, { owner: 'handed-off', leaseMs: 60_000 });
+        submitted.push(id);
+      },
+    });
+    const id = result.continuation.id;
+    const [dan, eve] = [client(inbox, 'dan'), client(inbox, 'eve')];
+    const csrfs = [await dan.csrf(`/runs/${encoded(id)}`), await eve.csrf(`/runs/${encoded(id)}`)];
+    const first = await dan.post(`/runs/${encoded(id)}/decide`, {
+      csrf: csrfs[0]!,
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(first.status).toBe(303);
+    const page = await dan.get(`/runs/${encoded(id)}`);
+    expect(page.text).toContain('being resumed');
+    expect(page.text).not.toContain(`decision:${SALARY_ACTION}`);
+    expect((await dan.get('/')).text).toContain('No pending actions.');
+    const second = await eve.post(`/runs/${encoded(id)}/decide`, {
+      csrf: csrfs[1]!,
+      [`decision:${SALARY_ACTION}`]: 'reject',
+    });
+    expect(second.status).toBe(409);
+    expect(second.text).toContain('Being decided');
+    expect(submitted).toEqual([id]);
+
+    // Claimed elsewhere after the page's check, before the hand-off's own claim (another console
+    // process was quicker): the refusal is answered as a lost race, not as a failure.
+    const other = (await agents.hr.run('Raise Ann')) as SuspendedResult;
+    await store.save(other.continuation);
+    const otherId = other.continuation.id;
+    raced = true;
+    const late = await dan.post(`/runs/${encoded(otherId)}/decide`, {
+      csrf: await dan.csrf(`/runs/${encoded(otherId)}`),
+      [`decision:${SALARY_ACTION}`]: 'approve',
+    });
+    expect(late.status).toBe(409);
+    expect(late.text).toContain('Being decided');
+    expect(submitted).toEqual([id]);
+    expect(ledger.runs).toEqual([]);
+  });
+
   it('a run its agent says moved on (a thread resumed natively) offers nothing: not listed, no form, a decision refused', async () => {
     const store = createMemoryStore();
     const ledger: Ledger = { runs: [] };

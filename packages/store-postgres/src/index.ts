@@ -20,7 +20,9 @@ export {
 export {
   createJobClient,
   DEFAULT_JOB_EXPIRY_SECONDS,
+  HANDED_OFF,
   type JobClient,
+  type JobClientOptions,
   type QueueOptions,
   type ResumeJob,
   type RunJob,

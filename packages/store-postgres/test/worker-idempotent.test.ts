@@ -1,9 +1,11 @@
 import { isContinuationError, type RunResult, resumeDurably } from '@agent-continuations/core';
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
 import pg from 'pg';
+import PgBoss from 'pg-boss';
 import { afterAll, expect, it } from 'vitest';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
 import { createWorker, type Worker } from '../src/worker/create-worker';
+import { createJobClient } from '../src/worker/jobs';
 import { PG_URL, scratchSchema } from './pg-fixtures';
 import { until } from './until';
 import { openWorkerStore } from './worker-store';
@@ -67,10 +69,18 @@ it('without a log, a duplicate run job and a job for a resumed, failed or live-c
   expect((await store.list({ runId })).items.map((item) => item.id)).toEqual([id]);
   expect(outcomes).toHaveLength(1);
 
-  // A live claim (another worker resuming it right now): the job does nothing, and is not retried.
+  // Jobs from a client that does not know the store (a web server's own createJobClient(boss)),
+  // or pg-boss's retries, reach the worker whatever became of the record meanwhile.
+  const boss = new PgBoss({ connectionString: PG_URL, ...bossOptions });
+  await boss.start();
+  const raw = await createJobClient(boss, { prefix: 'idem-plain' });
+
+  // A live claim (another worker resuming it right now): the worker's own client refuses to hand
+  // it over; a job that comes anyway does nothing, and is not retried.
   const live = await store.claim(id, { owner: 'elsewhere', leaseMs: 60_000 });
   const decisions = { [suspended.actions[0]!.id]: { type: 'approve' as const } };
-  await worker.submitDecisions(id, decisions);
+  await expect(worker.submitDecisions(id, decisions)).rejects.toMatchObject({ code: 'CLAIM_CONFLICT' });
+  await raw.submitDecisions(id, decisions);
   await until(async () =>
     (await jobs('idem-plain.resume')).every((job) => job.state === 'completed') ? true : undefined,
   );
@@ -81,7 +91,8 @@ it('without a log, a duplicate run job and a job for a resumed, failed or live-c
   // Resumed once; a second job for it finds it completed and does nothing.
   await worker.submitDecisions(id, decisions);
   await until(() => outcomes.find((result) => result.status === 'completed'));
-  await worker.submitDecisions(id, decisions);
+  await expect(worker.submitDecisions(id, decisions)).rejects.toMatchObject({ code: 'CLAIM_CONFLICT' });
+  await raw.submitDecisions(id, decisions);
   await until(async () => {
     const all = await jobs('idem-plain.resume');
     return all.length === 3 && all.every((job) => job.state === 'completed') ? true : undefined;
@@ -99,7 +110,10 @@ it('without a log, a duplicate run job and a job for a resumed, failed or live-c
   const secondDecisions = {
     [(await store.load(waiting.id))!.continuation.pending[0]!.toolCallId]: { type: 'approve' as const },
   };
-  await worker.submitDecisions(waiting.id, secondDecisions);
+  await expect(worker.submitDecisions(waiting.id, secondDecisions)).rejects.toMatchObject({
+    code: 'NOT_RESUMABLE',
+  });
+  await raw.submitDecisions(waiting.id, secondDecisions);
   await until(async () => {
     const all = await jobs('idem-plain.resume');
     return all.length === 4 && all.every((job) => job.state === 'completed') ? true : undefined;
@@ -113,6 +127,7 @@ it('without a log, a duplicate run job and a job for a resumed, failed or live-c
   await worker.submitDecisions(waiting.id, secondDecisions);
   await until(async () => ((await store.load(waiting.id))?.status === 'completed' ? true : undefined));
   expect([...charged.values()]).toEqual([1, 1]);
+  await boss.stop({ graceful: false });
 });
 
 it('keeps a run slower than its job expiry to one worker: the expired job handed to another worker does nothing', {

@@ -1,9 +1,11 @@
-import { isContinuationError, onAbort, type RunResult } from '@agent-continuations/core';
+import { createRuntime, isContinuationError, onAbort, type RunResult } from '@agent-continuations/core';
 import { replayCheckpoints } from '@agent-continuations/core/store-kit';
 import { durablePlanInput, durableTestAgent } from '@agent-continuations/testing';
+import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresCheckpointLog } from '../src/checkpoints';
 import { createWorker, type Worker } from '../src/worker/create-worker';
+import { createJobClient } from '../src/worker/jobs';
 import { PG_URL, scratchSchema } from './pg-fixtures';
 import { until } from './until';
 import { openWorkerStore } from './worker-store';
@@ -59,9 +61,11 @@ it('runs submitted jobs, resumes decisions on any worker, and resumes a twice-su
   for (const item of suspended) {
     const { continuation } = (await store.load(item.id))!;
     const decisions = { [continuation.pending[0]!.toolCallId]: { type: 'approve' as const } };
-    // Submitted twice, on both workers: the store's claim lets exactly one resume it.
+    // Submitted twice, on both workers: the hand-off's claim refuses the second at once.
     await workers[0]!.submitDecisions(item.id, decisions);
-    await workers[1]!.submitDecisions(item.id, decisions);
+    await expect(workers[1]!.submitDecisions(item.id, decisions)).rejects.toMatchObject({
+      code: 'CLAIM_CONFLICT',
+    });
   }
   await until(async () => {
     const statuses = await Promise.all(runIds.map((runId) => log.status(runId)));
@@ -175,11 +179,62 @@ it('works without a checkpoint log: runs, saves the suspension, resumes it once'
   expect(paid.size).toBe(0);
   const decisions = { [suspended.actions[0]!.id]: { type: 'approve' as const } };
   await plain.submitDecisions(suspended.continuation.id, decisions);
-  await plain.submitDecisions(suspended.continuation.id, decisions);
+  await expect(plain.submitDecisions(suspended.continuation.id, decisions)).rejects.toMatchObject({
+    code: 'CLAIM_CONFLICT',
+  });
   await until(() => outcomes.find((result) => result.status === 'completed'));
   await until(async () =>
     (await store.load(suspended.continuation.id))?.status === 'completed' ? true : undefined,
   );
   expect([...paid.values()]).toEqual([1]);
   expect(await log.status(runId)).toBeUndefined();
+});
+
+it('a decision handed to the queue reads as being resumed until a worker begins it; a failed hand-off gives the record back', {
+  timeout: 60_000,
+}, async () => {
+  const prefix = 'handoff';
+  const runtime = createRuntime({ agents: [agent], store });
+  const started = async () => {
+    const result = await runtime.start('durable', durablePlanInput({ steps: 2, approvals: [0] }));
+    if (result.status !== 'suspended') throw new Error('expected a suspension');
+    return {
+      id: result.continuation.id,
+      decisions: { [result.actions[0]!.id]: { type: 'approve' as const } },
+    };
+  };
+  const boss = new PgBoss({ connectionString: PG_URL, ...bossOptions });
+  await boss.start();
+  const client = await createJobClient(boss, { prefix, store });
+  const waiting = await started();
+  const before = charges.size;
+
+  // No worker serves the queue yet, as while a worker that fetched the job lies dead.
+  await client.submitDecisions(waiting.id, waiting.decisions);
+  expect((await store.load(waiting.id))?.status).toBe('claimed');
+  expect((await runtime.inbox()).items.map((item) => item.continuationId)).not.toContain(waiting.id);
+  await expect(client.submitDecisions(waiting.id, waiting.decisions)).rejects.toMatchObject({
+    code: 'CLAIM_CONFLICT',
+  });
+
+  const worker = createWorker({
+    store,
+    connectionString: PG_URL,
+    bossOptions,
+    agents: { durable: agent },
+    prefix,
+    id: 'handoff',
+    pollingIntervalSeconds: 0.5,
+  });
+  await worker.start();
+  await until(async () => ((await store.load(waiting.id))?.status === 'completed' ? true : undefined));
+  expect(charges.size).toBe(before + 1);
+  await worker.stop();
+
+  // The queue is gone (its boss stopped): nothing is handed over, and the record waits again.
+  const other = await started();
+  await boss.stop({ graceful: false });
+  await expect(client.submitDecisions(other.id, other.decisions)).rejects.toThrow();
+  expect((await store.load(other.id))?.status).toBe('suspended');
+  expect(charges.size).toBe(before + 1);
 });

@@ -89,7 +89,9 @@ export async function renderRun(
   const waiting = await ctx.waiting(stored);
   // A suspension the log moved past is shown as what it is: nothing to decide, and what happened.
   const passed = stored.status === 'suspended' && !waiting;
-  const finished = waiting ? undefined : await whatHappened(ctx, stored);
+  // A claimed record is being resumed (or was handed to a worker that has not begun): nothing
+  // has happened to it yet.
+  const finished = waiting || stored.status === 'claimed' ? undefined : await whatHappened(ctx, stored);
   const later = finished?.later;
   const submitted = extra.submitted;
   const notice = passed ? ((await movedOn(ctx, stored)) ? MOVED_ON : PASSED) : extra.notice;

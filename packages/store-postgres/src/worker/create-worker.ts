@@ -294,6 +294,13 @@ export function createWorker(options: WorkerOptions): Worker {
     isContinuationError(error, 'LEASE_LOST');
 
   const resumeJob = async (job: ResumeJob) => {
+    // The hand-off's claim goes back first; a lapsed one another worker took, or one an earlier
+    // attempt of this job gave back, is no longer ours to give.
+    if (job.reservation) {
+      await store.release(job.reservation).catch((error: unknown) => {
+        if (!isContinuationError(error, 'LEASE_LOST')) throw error;
+      });
+    }
     const found = await store.load(job.continuationId);
     if (!found || found.status === 'expired') {
       // Deleted, or its actions expired: retrying never helps.
@@ -421,7 +428,11 @@ export function createWorker(options: WorkerOptions): Worker {
         }
         if (options.migrate !== false) await migrateAll();
         const names = await createQueues(boss, queueOptions);
-        client = await createJobClient(boss, queueOptions);
+        client = await createJobClient(boss, {
+          ...queueOptions,
+          store,
+          reservationMs: 2_000 * expireInSeconds,
+        });
         taking.push(take<RunJob>(names.run, runJob), take<ResumeJob>(names.resume, resumeJob));
         if (log) loops.push(every(options.recoverIntervalMs ?? 1000, sweep));
         if (options.deadlines) loops.push(every(options.deadlines.intervalMs ?? 60_000, sweepOverdue));

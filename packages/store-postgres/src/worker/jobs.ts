@@ -2,7 +2,7 @@
  * The jobs workers exchange through pg-boss, and the client that enqueues them. Jobs carry only
  * ids, input and decisions; continuations stay in the store.
  */
-import type { Decisions, JsonObject, Message } from '@agent-continuations/core';
+import type { Claim, ContinuationStore, Decisions, JsonObject, Message } from '@agent-continuations/core';
 import type PgBoss from 'pg-boss';
 
 /** Start a new run of a registered agent. */
@@ -17,6 +17,11 @@ export interface RunJob {
 export interface ResumeJob {
   continuationId: string;
   decisions: Decisions;
+  /**
+   * The claim a client that knows the store took when it enqueued the job, so that until a worker
+   * begins, the record reads as being resumed, not as waiting; the worker gives it back first.
+   */
+  reservation?: Claim;
 }
 
 /** Queue names under a prefix. */
@@ -94,7 +99,10 @@ export interface JobClient {
   ): Promise<string>;
   /**
    * Enqueue the resume of a stored continuation with decisions. A worker claims it in the store,
-   * so the continuation is resumed once even if it is submitted twice.
+   * so the continuation is resumed once even if it is submitted twice. A client given the
+   * `store` claims the record first (see {@link JobClientOptions.store}): a record decided
+   * already, expired or missing is refused here (`CLAIM_CONFLICT`, `EXPIRED`, `NOT_FOUND`), and
+   * nothing is enqueued.
    *
    * @example
    * ```ts
@@ -104,17 +112,40 @@ export interface JobClient {
   submitDecisions(continuationId: string, decisions: Decisions): Promise<void>;
 }
 
+/** Options of {@link createJobClient}. */
+export interface JobClientOptions extends QueueOptions {
+  /**
+   * The store the workers resume from. Given it, `submitDecisions` claims the record before it
+   * enqueues the job (owner `handed-off`), so that between the hand-off and a worker's start,
+   * also while a worker that fetched the job and died holds it, the record is `claimed`: the inbox
+   * does not offer it again and a second decision is refused at once. The worker gives the claim
+   * back as it begins, and an enqueue that fails gives it back too.
+   */
+  store?: ContinuationStore;
+  /**
+   * How long such a claim holds when no worker takes the job: twice the job expiry by default
+   * (`expireInSeconds`), so it outlasts the expiry that hands a dead worker's job to another.
+   */
+  reservationMs?: number;
+}
+
+/** Who a hand-off's claim names. */
+export const HANDED_OFF = 'handed-off';
+
 /**
  * A client over a started pg-boss instance.
  *
  * @example
  * ```ts
  * const boss = await new PgBoss(process.env.DATABASE_URL!).start();
- * const client = await createJobClient(boss);
+ * const client = await createJobClient(boss, { store });
  * ```
  */
-export async function createJobClient(boss: PgBoss, options: QueueOptions = {}): Promise<JobClient> {
+export async function createJobClient(boss: PgBoss, options: JobClientOptions = {}): Promise<JobClient> {
   const names = await createQueues(boss, options);
+  const { store } = options;
+  const reservationMs =
+    options.reservationMs ?? 2 * 1000 * (options.expireInSeconds ?? DEFAULT_JOB_EXPIRY_SECONDS);
   return {
     async submitRun(agentName, input, runOptions = {}) {
       const runId = runOptions.runId ?? crypto.randomUUID();
@@ -123,8 +154,17 @@ export async function createJobClient(boss: PgBoss, options: QueueOptions = {}):
       return runId;
     },
     async submitDecisions(continuationId, decisions) {
-      const job: ResumeJob = { continuationId, decisions };
-      await boss.send(names.resume, job);
+      const reservation = store
+        ? await store.claim(continuationId, { owner: HANDED_OFF, leaseMs: reservationMs })
+        : undefined;
+      const job: ResumeJob = { continuationId, decisions, ...(reservation ? { reservation } : {}) };
+      try {
+        await boss.send(names.resume, job);
+      } catch (error) {
+        // Nothing was handed over: the record waits again, as it did before.
+        if (reservation) await store!.release(reservation).catch(() => undefined);
+        throw error;
+      }
     },
   };
 }
