@@ -208,6 +208,38 @@ function runtimeTests(factory: RuntimeSuiteFactory, logged: boolean, sealed: boo
     expect(await runtime.outcome('no-such-id')).toBeUndefined();
   });
 
+  it('a resume under a claim taken earlier (a hand-off) goes on under it; a lapsed one another took is LEASE_LOST', async () => {
+    const { runtime, store, runs } = await setUp();
+    const { continuation, actions } = await startApproval(runtime);
+    const decisions = { [actions[0]!.id]: { type: 'approve' as const, by: 'ann' } };
+    const handedOff = await store.claim(continuation.id, { owner: 'handed-off', leaseMs: 60_000 });
+    expect((await runtime.inbox()).items).toEqual([]);
+    await expectCode(runtime.resume(continuation.id, decisions), 'CLAIM_CONFLICT');
+    const other = await startApproval(runtime);
+    await expectCode(
+      runtime.resume(other.continuation.id, decisions, { claim: handedOff }),
+      'INVALID_OPERATION',
+    );
+    expect(runs.charge).toBe(0);
+    expect((await runtime.resume(continuation.id, decisions, { claim: handedOff })).status).toBe('completed');
+    expect(runs.charge).toBe(1);
+    expect((await store.load(continuation.id))?.status).toBe('completed');
+    // A hand-off's claim that lapsed and was taken by another resumer is no longer held.
+    const lapsed = await store.claim(other.continuation.id, { owner: 'handed-off', leaseMs: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const taken = await store.claim(other.continuation.id, { owner: 'someone' });
+    await expectCode(
+      runtime.resume(
+        other.continuation.id,
+        { [other.actions[0]!.id]: { type: 'approve' as const } },
+        { claim: lapsed },
+      ),
+      'LEASE_LOST',
+    );
+    await store.release(taken);
+    expect(runs.charge).toBe(1);
+  });
+
   it('a resume claims in the name it is given (the deciding person): the store keeps it as resumedBy', async () => {
     const { runtime, store, runs } = await setUp();
     const { continuation, actions } = await startApproval(runtime);

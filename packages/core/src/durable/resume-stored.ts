@@ -11,6 +11,7 @@ import { ContinuationError, type ErrorCode, isContinuationError } from '../error
 import type { Continuation } from '../format/format';
 import { type NotifyOptions, notifySuspended } from '../people/notify';
 import {
+  type Claim,
   type ClaimOptions,
   type ContinuationStore,
   DEFAULT_LEASE_MS,
@@ -34,6 +35,12 @@ export interface ResumeStoredOptions extends RunOptions, ClaimOptions, NotifyOpt
    * before anything runs.
    */
   log?: CheckpointLog;
+  /**
+   * Resume under this claim of `id`, taken earlier and still unsettled (a hand-off's, as the
+   * pg-boss worker's `submitDecisions` takes one): it is renewed instead of taken anew, so the
+   * record never reads as waiting in between. `LEASE_LOST` when it lapsed and another took it.
+   */
+  claim?: Claim;
 }
 
 /** Decisions, or a function that makes them from the stored continuation (e.g. from its actions). */
@@ -302,9 +309,18 @@ async function claimChecked(
   decisions: StoredDecisions,
   options: ResumeStoredOptions,
 ): Promise<{ held: HeldClaim; continuation: Continuation; decided: Decisions }> {
-  const claim = await store.claim(id, options);
+  if (options.claim && options.claim.id !== id) {
+    throw new ContinuationError(
+      'INVALID_OPERATION',
+      `The claim given is of "${options.claim.id}", not of "${id}": nothing was resumed.`,
+    );
+  }
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const claim = options.claim
+    ? await store.renew(options.claim, { leaseMs })
+    : await store.claim(id, options);
   const held = holdClaim(store, claim, {
-    leaseMs: options.leaseMs ?? DEFAULT_LEASE_MS,
+    leaseMs,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   try {

@@ -11,6 +11,7 @@
 import {
   type ApprovalLinks,
   type CheckpointLog,
+  type Claim,
   type ContinuableAgent,
   ContinuationError,
   type ContinuationStore,
@@ -293,14 +294,18 @@ export function createWorker(options: WorkerOptions): Worker {
     isContinuationError(error, 'NOT_RESUMABLE') ||
     isContinuationError(error, 'LEASE_LOST');
 
-  const resumeJob = async (job: ResumeJob) => {
-    // The hand-off's claim goes back first; a lapsed one another worker took, or one an earlier
-    // attempt of this job gave back, is no longer ours to give.
-    if (job.reservation) {
-      await store.release(job.reservation).catch((error: unknown) => {
-        if (!isContinuationError(error, 'LEASE_LOST')) throw error;
-      });
+  /** The hand-off's claim renewed in this worker's lease, or undefined when it is no longer held. */
+  const reserved = async (claim: Claim) => {
+    try {
+      return await store.renew(claim, { leaseMs });
+    } catch (error) {
+      // It lapsed and another took it, or an earlier attempt of this job settled or gave it back.
+      if (isContinuationError(error, 'LEASE_LOST')) return undefined;
+      throw error;
     }
+  };
+
+  const resumeJob = async (job: ResumeJob) => {
     const found = await store.load(job.continuationId);
     if (!found || found.status === 'expired') {
       // Deleted, or its actions expired: retrying never helps.
@@ -312,19 +317,27 @@ export function createWorker(options: WorkerOptions): Worker {
       );
       return;
     }
-    if (found.status === 'claimed' && log && !(await begun(found.id, found.runId))) {
-      // Claimed by a worker that has not begun its run (it may have died right after claiming):
-      // retry later; the claim lapses if it died, and a live one will have begun by then.
-      throw new ContinuationError('CLAIM_CONFLICT', `"${found.id}" is claimed; its run has not begun yet.`);
+    // The hand-off's own claim, still held: the resume goes on under it, so that the record never
+    // reads as waiting between the hand-off and the run.
+    const claim = job.reservation ? await reserved(job.reservation) : undefined;
+    if (!claim) {
+      if (found.status === 'claimed' && log && !(await begun(found.id, found.runId))) {
+        // Claimed by a worker that has not begun its run (it may have died right after claiming):
+        // retry later; the claim lapses if it died, and a live one will have begun by then.
+        throw new ContinuationError('CLAIM_CONFLICT', `"${found.id}" is claimed; its run has not begun yet.`);
+      }
+      // Resumed, failed, or claimed by a live worker (with a log: its run is under way, and the
+      // recovery sweep finishes it if that worker dies).
+      if (found.status !== 'suspended') return;
     }
-    // Resumed, failed, or claimed by a live worker (with a log: its run is under way, and the
-    // recovery sweep finishes it if that worker dies).
-    if (found.status !== 'suspended') return;
     let result: RunResult<unknown>;
     try {
       // One stored resume: the claim held and renewed, the steps recorded in the log (when there is
       // one), a continuation the log moved past refused and its record settled.
-      result = await runtime.resume(job.continuationId, job.decisions, durable);
+      result = await runtime.resume(job.continuationId, job.decisions, {
+        ...durable,
+        ...(claim ? { claim } : {}),
+      });
     } catch (error) {
       if (duplicate(error)) {
         // With a log, the run may have moved on in an earlier attempt whose suspension resumeStored

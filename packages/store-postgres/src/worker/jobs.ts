@@ -19,7 +19,7 @@ export interface ResumeJob {
   decisions: Decisions;
   /**
    * The claim a client that knows the store took when it enqueued the job, so that until a worker
-   * begins, the record reads as being resumed, not as waiting; the worker gives it back first.
+   * begins, the record reads as being resumed, not as waiting; the worker resumes under it.
    */
   reservation?: Claim;
 }
@@ -118,8 +118,8 @@ export interface JobClientOptions extends QueueOptions {
    * The store the workers resume from. Given it, `submitDecisions` claims the record before it
    * enqueues the job (owner `handed-off`), so that between the hand-off and a worker's start,
    * also while a worker that fetched the job and died holds it, the record is `claimed`: the inbox
-   * does not offer it again and a second decision is refused at once. The worker gives the claim
-   * back as it begins, and an enqueue that fails gives it back too.
+   * does not offer it again and a second decision is refused at once. The worker resumes under
+   * that claim (renewed in its own lease); an enqueue that fails gives it back.
    */
   store?: ContinuationStore;
   /**
