@@ -316,8 +316,10 @@ async function claimChecked(
     );
   }
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  // A claim taken earlier is renewed without shortening it: until the run begins (and its first
+  // renewal comes), the record keeps reading as claimed for as long as its taker meant.
   const claim = options.claim
-    ? await store.renew(options.claim, { leaseMs })
+    ? await store.renew(options.claim, { leaseMs: Math.max(leaseMs, remainingMs(options.claim)) })
     : await store.claim(id, options);
   const held = holdClaim(store, claim, {
     leaseMs,
@@ -338,6 +340,12 @@ async function claimChecked(
     if (stillHeld) await store.release(held.claim);
     throw error;
   }
+}
+
+/** How long `claim` still holds, by its own lease. */
+function remainingMs(claim: Claim): number {
+  const left = Date.parse(claim.leaseUntil) - Date.now();
+  return Number.isFinite(left) ? left : 0;
 }
 
 /** The run's options under the held claim: its signal, and an observer that notes that something ran. */

@@ -294,10 +294,15 @@ export function createWorker(options: WorkerOptions): Worker {
     isContinuationError(error, 'NOT_RESUMABLE') ||
     isContinuationError(error, 'LEASE_LOST');
 
-  /** The hand-off's claim renewed in this worker's lease, or undefined when it is no longer held. */
+  /**
+   * The hand-off's claim, renewed (never shortened: should this worker die before its run begins,
+   * the record still reads as being resumed until the job comes back), or undefined when it is no
+   * longer held.
+   */
   const reserved = async (claim: Claim) => {
     try {
-      return await store.renew(claim, { leaseMs });
+      const left = Date.parse(claim.leaseUntil) - Date.now();
+      return await store.renew(claim, { leaseMs: Math.max(leaseMs, Number.isFinite(left) ? left : 0) });
     } catch (error) {
       // It lapsed and another took it, or an earlier attempt of this job settled or gave it back.
       if (isContinuationError(error, 'LEASE_LOST')) return undefined;

@@ -124,7 +124,8 @@ export interface JobClientOptions extends QueueOptions {
   store?: ContinuationStore;
   /**
    * How long such a claim holds when no worker takes the job: twice the job expiry by default
-   * (`expireInSeconds`), so it outlasts the expiry that hands a dead worker's job to another.
+   * (`expireInSeconds`, or the queue's as the workers set it), so it outlasts the expiry that
+   * hands a dead worker's job to another.
    */
   reservationMs?: number;
 }
@@ -144,8 +145,12 @@ export const HANDED_OFF = 'handed-off';
 export async function createJobClient(boss: PgBoss, options: JobClientOptions = {}): Promise<JobClient> {
   const names = await createQueues(boss, options);
   const { store } = options;
-  const reservationMs =
-    options.reservationMs ?? 2 * 1000 * (options.expireInSeconds ?? DEFAULT_JOB_EXPIRY_SECONDS);
+  // The expiry the workers set on the queue, when this client was given none of its own.
+  const expiry =
+    options.expireInSeconds ??
+    (await boss.getQueue(names.resume))?.expireInSeconds ??
+    DEFAULT_JOB_EXPIRY_SECONDS;
+  const reservationMs = options.reservationMs ?? 2 * 1000 * expiry;
   return {
     async submitRun(agentName, input, runOptions = {}) {
       const runId = runOptions.runId ?? crypto.randomUUID();

@@ -7,10 +7,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createRuntime } from '@agent-continuations/core';
 import { durablePlanInput } from '@agent-continuations/testing';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { expect, it } from 'vitest';
+import { createPostgresStore } from '../../src/postgres-store';
 import { createJobClient, type JobClient } from '../../src/worker/jobs';
 import { postgresCrashLedger } from '../crash-ledger';
 import { PG_URL, scratchSchema } from '../pg-fixtures';
@@ -208,5 +210,79 @@ it(
       expect(held).toBeGreaterThan(0);
       expect(back).toBe(true);
       expect(paid).toBe(runs);
+    }),
+);
+
+it(
+  'approvals a worker SIGKILLed after fetching them hold their records meanwhile: the inbox shows none as waiting, and another worker resumes each once',
+  {
+    timeout: 90_000,
+  },
+  () =>
+    withFleet('faultapprovals', async ({ db, ledger, spawn, client: open }) => {
+      const first = spawn('first');
+      await first.ready;
+      const client = await open();
+      const runs = 3;
+      for (let i = 0; i < runs; i++)
+        await client.submitRun('durable', durablePlanInput({ steps: 1, approvals: [0] }), {
+          runId: `ask-${i}`,
+        });
+      const store = createPostgresStore({ connectionString: db.url });
+      const inbox = createRuntime({ agents: {}, store });
+      try {
+        const waiting = async () => (await store.list({ status: 'suspended' })).items;
+        expect(await within(30_000, async () => (await waiting()).length === runs)).toBe(true);
+        const approvals = await waiting();
+        first.child.kill('SIGTERM');
+        await new Promise((resolve) => first.child.once('exit', resolve));
+
+        const doomed = spawn('doomed', { FAULT_DIE_AFTER_FETCH: '1' });
+        await doomed.ready;
+        const died = new Promise<number>((resolve) => doomed.child.once('exit', () => resolve(Date.now())));
+        // A web route's client that knows the store, as the README sets one up.
+        const boss = new PgBoss({ connectionString: db.url, supervise: false, max: 2 });
+        boss.on('error', () => undefined);
+        await boss.start();
+        const handOff = await createJobClient(boss, { store });
+        for (const item of approvals) {
+          const { continuation } = (await store.load(item.id))!;
+          await handOff.submitDecisions(item.id, {
+            [continuation.pending[0]!.toolCallId]: { type: 'approve', by: 'ann' },
+          });
+        }
+        const diedAt = await died;
+        // While the dead worker holds the jobs (they come back at their expiry), no record reads
+        // as awaiting approval again.
+        const held = (await Promise.all(approvals.map((item) => store.load(item.id)))).map(
+          (row) => row?.status,
+        );
+        const listed = (await inbox.inbox()).items.length;
+        await sleep(3_000);
+        const later = (await Promise.all(approvals.map((item) => store.load(item.id)))).map(
+          (row) => row?.status,
+        );
+        const listedLater = (await inbox.inbox()).items.length;
+
+        const rescuer = spawn('rescuer');
+        await rescuer.ready;
+        const done = async () =>
+          (await Promise.all(approvals.map((item) => store.load(item.id)))).every(
+            (row) => row?.status === 'completed',
+          );
+        const back = await within(30_000, done);
+        const paid = (await ledger.report()).payments.length;
+        console.log(
+          `faults/approvals-killed-after-fetch: ${runs} approvals handed off; while the dead worker held them: statuses ${held.join(', ')} (3 s later ${later.join(', ')}), inbox ${listed} then ${listedLater}; all resumed by another ${Date.now() - diedAt} ms after its death; ${paid} payments`,
+        );
+        await boss.stop({ graceful: false });
+        expect(held).toEqual(approvals.map(() => 'claimed'));
+        expect(later).toEqual(approvals.map(() => 'claimed'));
+        expect([listed, listedLater]).toEqual([0, 0]);
+        expect(back).toBe(true);
+        expect(paid).toBe(runs);
+      } finally {
+        await store.close();
+      }
     }),
 );
