@@ -21,6 +21,7 @@ const sections: Record<string, Section> = {
   core: () => import('./core'),
   'cross-framework': () => import('./cross-framework'),
   imports: () => import('./imports'),
+  'imports-instructions': () => import('./imports-instructions'),
   langgraph: () => import('./langgraph'),
   openai: () => import('./openai'),
   'replay-guard': () => import('./replay-guard'),
