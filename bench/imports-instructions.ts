@@ -11,6 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { PAIRS } from './imports';
 import { table } from './report';
 
 /** Pairs of processes per figure. */
@@ -19,21 +20,6 @@ const RUNS = 3;
 const EMPTY = new URL('./empty-module.mjs', import.meta.url).href;
 /** In a list of specifiers: a full garbage collection at that point instead of an import. */
 const GC = '(full gc)';
-
-const PAIRS = [
-  { framework: 'openai', adapter: '@agent-continuations/openai', dir: '../packages/adapter-openai/' },
-  { framework: 'ai', adapter: '@agent-continuations/vercel-ai', dir: '../packages/adapter-vercel-ai/' },
-  {
-    framework: '@langchain/langgraph',
-    adapter: '@agent-continuations/langgraph',
-    dir: '../packages/adapter-langgraph/',
-  },
-  {
-    framework: '@openai/agents',
-    adapter: '@agent-continuations/openai-agents',
-    dir: '../packages/adapter-openai-agents/',
-  },
-];
 
 /** Millions of instructions of a fresh `node` process that imports `specifiers` in order, in `cwd`. */
 function instructions(specifiers: string[], cwd: string): number {

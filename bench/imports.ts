@@ -27,7 +27,7 @@ const EMPTY = new URL('./empty-module.mjs', import.meta.url).href;
 const GC = '(full gc)';
 
 /** Framework and adapter pairs, by the names a user imports, with the adapter's package directory. */
-const PAIRS = [
+export const PAIRS = [
   { framework: 'openai', adapter: '@agent-continuations/openai', dir: '../packages/adapter-openai/' },
   { framework: 'ai', adapter: '@agent-continuations/vercel-ai', dir: '../packages/adapter-vercel-ai/' },
   {
