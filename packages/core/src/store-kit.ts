@@ -9,7 +9,7 @@
  * ```
  */
 export { checkpointer, replayCheckpoints } from './durable/checkpoint';
-export { type HeldClaim, holdClaim } from './durable/lease';
+export { type HeldClaim, holdClaim, keepClaim } from './durable/lease';
 export { metadataMatches, summarize } from './stores/store';
 export {
   cancelWithout,

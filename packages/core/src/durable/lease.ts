@@ -29,6 +29,22 @@ export interface HeldClaim {
 }
 
 /**
+ * Renew `claim`, taken earlier (a hand-off's), for at least `leaseMs` without shortening what it
+ * still holds: until its run begins, the record keeps reading as claimed for as long as its taker
+ * meant. `LEASE_LOST` when it is no longer held (it lapsed and another took it, or it was settled
+ * or given back).
+ *
+ * @example
+ * ```ts
+ * const held = await keepClaim(store, job.reservation, 30_000);
+ * ```
+ */
+export function keepClaim(store: ContinuationStore, claim: Claim, leaseMs: number): Promise<Claim> {
+  const left = Date.parse(claim.leaseUntil) - Date.now();
+  return store.renew(claim, { leaseMs: Math.max(leaseMs, Number.isFinite(left) ? left : 0) });
+}
+
+/**
  * Keep a claim alive while work runs under it: renew it every third of `leaseMs`. When a renewal
  * fails with `LEASE_LOST` (or renewals keep failing until the lease would have lapsed), `signal`
  * aborts with that error and `stop()` throws it; a renewal failure is never swallowed. Pass

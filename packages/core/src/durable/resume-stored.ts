@@ -21,7 +21,7 @@ import { errorText } from '../stores/store-errors';
 import { trustContinuation } from '../trust/trust';
 import { type CheckpointLog, replayCheckpoints } from './checkpoint';
 import { type ClaimedResume, type DurableOptions, fenceByStep, resumeFenced } from './durable';
-import { beforeStartChecked, type HeldClaim, holdClaim } from './lease';
+import { beforeStartChecked, type HeldClaim, holdClaim, keepClaim } from './lease';
 import { recoverRun } from './recover';
 
 /** Options of {@link resumeStored} and {@link streamStored}. */
@@ -316,10 +316,8 @@ async function claimChecked(
     );
   }
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  // A claim taken earlier is renewed without shortening it: until the run begins (and its first
-  // renewal comes), the record keeps reading as claimed for as long as its taker meant.
   const claim = options.claim
-    ? await store.renew(options.claim, { leaseMs: Math.max(leaseMs, remainingMs(options.claim)) })
+    ? await keepClaim(store, options.claim, leaseMs)
     : await store.claim(id, options);
   const held = holdClaim(store, claim, {
     leaseMs,
@@ -340,12 +338,6 @@ async function claimChecked(
     if (stillHeld) await store.release(held.claim);
     throw error;
   }
-}
-
-/** How long `claim` still holds, by its own lease. */
-function remainingMs(claim: Claim): number {
-  const left = Date.parse(claim.leaseUntil) - Date.now();
-  return Number.isFinite(left) ? left : 0;
 }
 
 /** The run's options under the held claim: its signal, and an observer that notes that something ran. */

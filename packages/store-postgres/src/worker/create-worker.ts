@@ -24,6 +24,7 @@ import {
   type RunResult,
   type Runtime,
 } from '@agent-continuations/core';
+import { keepClaim } from '@agent-continuations/core/store-kit';
 import PgBoss from 'pg-boss';
 import {
   createJobClient,
@@ -295,14 +296,13 @@ export function createWorker(options: WorkerOptions): Worker {
     isContinuationError(error, 'LEASE_LOST');
 
   /**
-   * The hand-off's claim, renewed (never shortened: should this worker die before its run begins,
-   * the record still reads as being resumed until the job comes back), or undefined when it is no
+   * The hand-off's claim, kept (never shortened: should this worker die before its run begins, the
+   * record still reads as being resumed until the job comes back), or undefined when it is no
    * longer held.
    */
   const reserved = async (claim: Claim) => {
     try {
-      const left = Date.parse(claim.leaseUntil) - Date.now();
-      return await store.renew(claim, { leaseMs: Math.max(leaseMs, Number.isFinite(left) ? left : 0) });
+      return await keepClaim(store, claim, leaseMs);
     } catch (error) {
       // It lapsed and another took it, or an earlier attempt of this job settled or gave it back.
       if (isContinuationError(error, 'LEASE_LOST')) return undefined;
@@ -446,11 +446,7 @@ export function createWorker(options: WorkerOptions): Worker {
         }
         if (options.migrate !== false) await migrateAll();
         const names = await createQueues(boss, queueOptions);
-        client = await createJobClient(boss, {
-          ...queueOptions,
-          store,
-          reservationMs: 2_000 * expireInSeconds,
-        });
+        client = await createJobClient(boss, { ...queueOptions, store });
         taking.push(take<RunJob>(names.run, runJob), take<ResumeJob>(names.resume, resumeJob));
         if (log) loops.push(every(options.recoverIntervalMs ?? 1000, sweep));
         if (options.deadlines) loops.push(every(options.deadlines.intervalMs ?? 60_000, sweepOverdue));
