@@ -92,7 +92,8 @@ export const show: Command = {
       .map(({ id: other, status, createdAt }) => ({ id: other, status, createdAt }));
     const actions = listActions(continuation);
     const tree = pendingTree(continuation);
-    const outcome = summary.status === 'suspended' ? undefined : await (await context.runtime()).outcome(id);
+    const outcome =
+      summary.status === 'suspended' ? undefined : await (await context.runtime()).outcome(stored);
     const decided = outcome?.decisions ?? [];
     const result = {
       ...summary,

@@ -65,8 +65,8 @@ export interface ConsoleContext {
    * LangGraph thread resumed natively).
    */
   waiting(stored: StoredContinuation): Promise<boolean>;
-  /** What became of record `id` once it no longer waits (see `Runtime.outcome`). */
-  outcome(id: string): Promise<RunOutcome | undefined>;
+  /** What became of `stored` once it no longer waits (see `Runtime.outcome`). */
+  outcome(stored: StoredContinuation): Promise<RunOutcome | undefined>;
   /** The session's CSRF token, setting the nonce cookie when it is missing. */
   formToken(c: Context): Promise<string>;
   /** A form's target with the session's CSRF token, checked before its body is read. */
@@ -173,9 +173,9 @@ export function consoleContext(options: ConsoleOptions): ConsoleContext {
       if (!runtime) return stored.status === 'suspended';
       return runtime.waiting(stored);
     },
-    outcome(id) {
+    outcome(stored) {
       reader ??= createRuntime({ agents: {}, store });
-      return reader.outcome(id);
+      return reader.outcome(stored);
     },
     async formToken(c) {
       // A page with several forms sets the cookie once: every form's token binds the same nonce.

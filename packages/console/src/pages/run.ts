@@ -126,7 +126,7 @@ export async function renderRun(
  * claim's owner).
  */
 async function whatHappened(ctx: ConsoleContext, stored: StoredContinuation): Promise<Finished> {
-  const outcome = await ctx.outcome(stored.id);
+  const outcome = await ctx.outcome(stored);
   const decisions = outcome?.decisions ?? [];
   const decider = decisions.length === 0 ? await whoDecided(ctx, stored) : undefined;
   return {

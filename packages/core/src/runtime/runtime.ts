@@ -195,7 +195,7 @@ export interface Runtime {
    * (who, when, the original and edited arguments), each decided call's result and, when the
    * runtime has a checkpoint log, the run's final answer; without a log they come from the run's
    * later continuation, and a run that completed leaves none. `undefined` when the store has no
-   * such id.
+   * such id. Give the stored record instead of its id when it is loaded already.
    *
    * @example
    * ```ts
@@ -204,7 +204,7 @@ export interface Runtime {
    * if (outcome?.output !== undefined) console.log('answer:', outcome.output);
    * ```
    */
-  outcome(id: string): Promise<RunOutcome | undefined>;
+  outcome(record: string | StoredContinuation): Promise<RunOutcome | undefined>;
   /**
    * Go on with the runs the log knows whose worker died (needs a log); see `recover`. With `runId`,
    * take over that one run now (its lease must have lapsed, else `CLAIM_CONFLICT`), as a retried
@@ -405,8 +405,8 @@ export function createRuntime(config: RuntimeConfig): Runtime {
       return { ...stored, actions: (await waiting(stored)) ? actions : [] };
     },
     waiting,
-    async outcome(id) {
-      const stored = await store.load(id);
+    async outcome(record) {
+      const stored = typeof record === 'string' ? await store.load(record) : record;
       return stored ? outcomeOf(store, log, stored) : undefined;
     },
     async recover(options = {}) {
