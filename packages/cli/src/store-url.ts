@@ -79,7 +79,7 @@ export async function openStore(
     throw new UsageError('--log: a Redis store has no checkpoint log; the SQLite and Postgres stores do.');
   }
   const store = await createStore(target, extra);
-  const log = options.log ? await createLog(target, extra) : undefined;
+  const log = options.log && target.kind !== 'redis' ? await createLog(target, extra) : undefined;
   return {
     store,
     ...(log ? { log } : {}),
@@ -92,7 +92,10 @@ export async function openStore(
 }
 
 /** The checkpoint log in the database of a SQLite or Postgres store, with its default tables. */
-async function createLog(target: StoreTarget, extra: { encryption?: Encryption }): Promise<OpenedLog> {
+async function createLog(
+  target: Exclude<StoreTarget, { kind: 'redis' }>,
+  extra: { encryption?: Encryption },
+): Promise<OpenedLog> {
   if (target.kind === 'sqlite') {
     const { createSqliteCheckpointLog } = await load(
       'sqlite',
@@ -100,18 +103,15 @@ async function createLog(target: StoreTarget, extra: { encryption?: Encryption }
     );
     return createSqliteCheckpointLog({ database: target.path, ...extra });
   }
-  if (target.kind === 'postgres') {
-    const { createPostgresCheckpointLog } = await load(
-      'postgres',
-      () => import('@agent-continuations/store-postgres'),
-    );
-    return createPostgresCheckpointLog({
-      connectionString: target.connectionString,
-      ...(target.schema ? { schema: target.schema } : {}),
-      ...extra,
-    });
-  }
-  throw new UsageError('--log: a Redis store has no checkpoint log.');
+  const { createPostgresCheckpointLog } = await load(
+    'postgres',
+    () => import('@agent-continuations/store-postgres'),
+  );
+  return createPostgresCheckpointLog({
+    connectionString: target.connectionString,
+    ...(target.schema ? { schema: target.schema } : {}),
+    ...extra,
+  });
 }
 
 async function createStore(
