@@ -46,27 +46,7 @@ describe('agent-continuations console in Chromium', () => {
     const store = `sqlite:${join(ws.dir, 'console.db')}`;
     const run = await suspendedHr(join(ws.dir, 'console.db'));
     const [action] = listActions(run);
-    child = spawn(
-      process.execPath,
-      [
-        '--conditions=@agent-continuations/source',
-        '--import',
-        TSX,
-        join(CLI, 'src/bin.ts'),
-        'console',
-        '--store',
-        store,
-        '--agents',
-        AGENTS,
-        '--port',
-        '0',
-        '--user',
-        'ann',
-        '--base-path',
-        '/inbox',
-      ],
-      { cwd: ws.dir, env: { ...process.env, CLI_TEST_RUNS: process.env.CLI_TEST_RUNS! } },
-    );
+    child = consoleProcess(store, 'ann', ['--base-path', '/inbox'], ws.dir);
     const printed = await address(child);
     expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/inbox\/$/);
     const port = new URL(printed).port;
@@ -151,8 +131,13 @@ afterAll(() => {
   for (const each of others) if (each.exitCode === null) each.kill('SIGKILL');
 });
 
-/** `agent-continuations console` on a free port over `store`, deciding as `user`. */
-function consoleProcess(store: string, user: string): ChildProcessWithoutNullStreams {
+/** `agent-continuations console` on a free port over `store`, deciding as `user`, with `extra` options. */
+function consoleProcess(
+  store: string,
+  user: string,
+  extra: string[] = [],
+  cwd?: string,
+): ChildProcessWithoutNullStreams {
   return spawn(
     process.execPath,
     [
@@ -169,8 +154,9 @@ function consoleProcess(store: string, user: string): ChildProcessWithoutNullStr
       '0',
       '--user',
       user,
+      ...extra,
     ],
-    { env: { ...process.env, CLI_TEST_RUNS: process.env.CLI_TEST_RUNS! } },
+    { ...(cwd ? { cwd } : {}), env: { ...process.env, CLI_TEST_RUNS: process.env.CLI_TEST_RUNS! } },
   );
 }
 
